@@ -1,0 +1,60 @@
+// Typed node attributes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ge/tensor.h"
+#include "ge/types.h"
+
+namespace ge {
+
+enum class AttrType : int {
+  kInt = 0,
+  kFloat,
+  kString,
+  kBool,
+  kInts,
+  kFloats,
+  kStrings,
+  kTensor,
+  kDataType,
+};
+
+std::string_view AttrTypeName(AttrType type);
+
+// The alternatives are in AttrType order, so AttrValue::index() == AttrType.
+using AttrValue = std::variant<int64_t, float, std::string, bool, std::vector<int64_t>, std::vector<float>,
+                               std::vector<std::string>, Tensor, DataType>;
+
+inline AttrType TypeOf(const AttrValue& value) { return static_cast<AttrType>(value.index()); }
+
+// Attribute dictionary of a node. Getters throw ge::Error (naming the attribute
+// and the expected type) when the attribute is absent or has another type.
+class AttrMap {
+ public:
+  void Set(const std::string& name, AttrValue value) { attrs_[name] = std::move(value); }
+  bool Has(const std::string& name) const { return attrs_.count(name) != 0; }
+  void Erase(const std::string& name) { attrs_.erase(name); }
+  const AttrValue* Find(const std::string& name) const;
+
+  int64_t GetInt(const std::string& name) const;
+  float GetFloat(const std::string& name) const;
+  const std::string& GetString(const std::string& name) const;
+  bool GetBool(const std::string& name) const;
+  const std::vector<int64_t>& GetInts(const std::string& name) const;
+  const std::vector<float>& GetFloats(const std::string& name) const;
+  const std::vector<std::string>& GetStrings(const std::string& name) const;
+  const Tensor& GetTensor(const std::string& name) const;
+  DataType GetDataType(const std::string& name) const;
+
+  const std::map<std::string, AttrValue>& entries() const { return attrs_; }
+
+ private:
+  std::map<std::string, AttrValue> attrs_;
+};
+
+}  // namespace ge

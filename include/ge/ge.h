@@ -1,0 +1,13 @@
+// Umbrella header of the ge C++ API.
+#pragma once
+
+#include "ge/attr.h"
+#include "ge/builder.h"
+#include "ge/compiled_model.h"
+#include "ge/error.h"
+#include "ge/graph.h"
+#include "ge/onnx_importer.h"
+#include "ge/session.h"
+#include "ge/shape.h"
+#include "ge/tensor.h"
+#include "ge/types.h"

@@ -1,0 +1,67 @@
+// A typed, shaped block of host memory.
+//
+// Copies are shallow and share the buffer (like a shared_ptr); Clone() makes a
+// deep copy. Buffers allocated by ge are 64-byte aligned and zero-filled.
+// A borrowed tensor points at memory the caller owns and must keep alive.
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "ge/shape.h"
+#include "ge/types.h"
+
+namespace ge {
+
+class Tensor {
+ public:
+  static constexpr size_t kAlignment = 64;
+
+  Tensor() = default;
+  // Allocates an owning, zero-filled buffer. The shape must be static.
+  Tensor(DataType dtype, Shape shape);
+  // Wraps caller-owned memory; nothing is copied or freed.
+  static Tensor Borrow(DataType dtype, Shape shape, void* data);
+
+  template <typename T>
+  static Tensor FromVector(DataType dtype, Shape shape, const std::vector<T>& values) {
+    Tensor t(dtype, std::move(shape));
+    std::memcpy(t.data(), values.data(), std::min(t.nbytes(), values.size() * sizeof(T)));
+    return t;
+  }
+
+  bool empty() const { return dtype_ == DataType::kUndefined; }
+  DataType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  int64_t num_elements() const { return shape_.NumElements(); }
+  size_t nbytes() const;
+  bool owns_data() const { return storage_ != nullptr; }
+
+  void* data() { return data_; }
+  const void* data() const { return data_; }
+  template <typename T>
+  T* data_as() { return static_cast<T*>(data_); }
+  template <typename T>
+  const T* data_as() const { return static_cast<const T*>(data_); }
+  template <typename T>
+  std::span<const T> values() const { return {data_as<T>(), static_cast<size_t>(num_elements())}; }
+
+  // Deep copy into a new owning buffer.
+  Tensor Clone() const;
+  // Same buffer, new shape with the same element count (a view).
+  Tensor Reshaped(Shape shape) const;
+
+  // Integer contents widened to int64 (for shape-like tensors: Reshape's shape,
+  // Slice's starts, ...). Throws ge::Error for non-integer tensors.
+  std::vector<int64_t> ToInt64Vector() const;
+
+ private:
+  DataType dtype_ = DataType::kUndefined;
+  Shape shape_;
+  std::shared_ptr<void> storage_;
+  void* data_ = nullptr;
+};
+
+}  // namespace ge

@@ -1,0 +1,57 @@
+// Device abstraction. Every device looks like a discrete asynchronous
+// accelerator: memory of its own, copies to and from the host, in-order
+// streams and events. The CPU implements it with host memory; ACL with
+// aclrtMalloc / aclrtStream / aclrtEvent.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "device/kernel.h"
+
+namespace ge::device {
+
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  virtual void* Allocate(size_t bytes, size_t alignment) = 0;
+  virtual void Free(void* ptr) = 0;
+};
+
+class Event;
+
+// An in-order queue of work on the device.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  virtual void Launch(std::function<void()> work) = 0;
+  virtual void Wait(Event& event) = 0;  // later work waits until event is recorded
+  virtual void Synchronize() = 0;       // host waits for all launched work
+};
+
+class Event {
+ public:
+  virtual ~Event() = default;
+  virtual void Record(Stream& stream) = 0;
+  virtual void Synchronize() = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual std::string name() const = 0;
+  // True when device memory is host memory (no copies needed).
+  virtual bool host_memory() const = 0;
+  virtual Allocator& allocator() = 0;
+  virtual std::unique_ptr<Stream> CreateStream() = 0;
+  virtual std::unique_ptr<Event> CreateEvent() = 0;
+  virtual void CopyToDevice(void* dst, const void* src, size_t bytes, Stream& stream) = 0;
+  virtual void CopyToHost(void* dst, const void* src, size_t bytes, Stream& stream) = 0;
+  virtual const KernelRegistry& kernels() const = 0;
+};
+
+// The CPU device, created on first use.
+Device& CpuDevice();
+
+}  // namespace ge::device

@@ -1,0 +1,83 @@
+// Graph passes and the pass manager.
+//
+// A pass rewrites a Graph in place. Passes are registered under a stage and a
+// unique name; the manager runs them stage by stage in registration order,
+// skips the ones switched off by name, times each, and can dump the IR after
+// each pass. Passes never call a device: constant folding evaluates nodes
+// through the ConstantEvaluator the runtime hands in.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ge/compiled_model.h"
+#include "ge/graph.h"
+
+namespace ge {
+
+enum class PassStage : int {
+  kImport = 0,         // right after import: normalization, identity removal
+  kBeforeInferShape,   // graph surgery that does not need shapes
+  kInferShape,         // shape/dtype inference (and attribute defaults)
+  kAfterInferShape,    // folding and fusion that need shapes
+  kPrecision,          // precision_mode and impl-mode selection
+  kQuantize,           // quantization rewrite
+  kFinal,              // cleanup before planning (dead code)
+};
+
+std::string_view PassStageName(PassStage stage);
+
+// Evaluates one node on constant inputs; nullopt when it cannot (no kernel).
+class ConstantEvaluator {
+ public:
+  virtual ~ConstantEvaluator() = default;
+  virtual std::optional<std::vector<Tensor>> Evaluate(const Node& node, const std::vector<Tensor>& inputs) = 0;
+};
+
+struct PassContext {
+  const Options* options = nullptr;
+  ConstantEvaluator* evaluator = nullptr;  // may be null: folding is then skipped
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual std::string name() const = 0;
+  // Returns true when the graph changed.
+  virtual bool Run(Graph& graph, PassContext& ctx) = 0;
+};
+
+struct PassManagerOptions {
+  std::set<std::string> disabled;  // pass names switched off
+  std::string dump_dir;            // when set: <dump_dir>/<NN>_<pass>.txt after each pass
+};
+
+class PassManager {
+ public:
+  // Throws when the name is taken.
+  void Register(PassStage stage, std::unique_ptr<Pass> pass);
+  std::vector<std::string> PassNames() const;
+  // Runs all enabled passes; returns their timings in run order. Throws
+  // ge::Error for a disabled name that is not registered (listing the valid names).
+  std::vector<PassTiming> Run(Graph& graph, PassContext& ctx, const PassManagerOptions& options) const;
+
+  // The built-in pipeline: shape inference, identity removal, constant
+  // folding, Conv+BatchNorm folding, dead-code elimination.
+  static PassManager WithBuiltinPasses();
+
+ private:
+  struct Entry {
+    PassStage stage;
+    std::unique_ptr<Pass> pass;
+  };
+  std::vector<Entry> entries_;
+};
+
+// Text form of a graph for dumps and `ge info` (one node per line).
+std::string DumpGraph(const Graph& graph);
+
+}  // namespace ge

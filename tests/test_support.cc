@@ -1,0 +1,46 @@
+#include "test_support.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <unistd.h>
+
+#include "ge/error.h"
+#include "graph/npy.h"
+
+namespace ge::test {
+
+std::optional<std::filesystem::path> SharedDir() {
+  // GE_SHARED_DIR may be overridden at run time, e.g. by CI with another layout.
+  const char* env = std::getenv("GE_SHARED_DIR");
+  std::filesystem::path dir = env ? env : GE_SHARED_DIR;
+  if (std::filesystem::exists(dir / "models" / "models.json")) return std::filesystem::weakly_canonical(dir);
+  return std::nullopt;
+}
+
+Tensor ReadNpy(const std::filesystem::path& path) { return ge::ReadNpy(path.string()); }
+
+double MaxAbsDiff(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != DataType::kFloat || b.dtype() != DataType::kFloat || a.shape() != b.shape()) {
+    throw Error(ErrorCode::kInvalidArgument, "MaxAbsDiff needs two float32 tensors of one shape, got " +
+                                                 a.shape().ToString() + " and " + b.shape().ToString());
+  }
+  double worst = 0;
+  auto x = a.values<float>();
+  auto y = b.values<float>();
+  for (size_t i = 0; i < x.size(); ++i) {
+    double d = std::fabs(static_cast<double>(x[i]) - y[i]);
+    if (std::isnan(d)) return INFINITY;
+    worst = std::max(worst, d);
+  }
+  return worst;
+}
+
+std::filesystem::path TempDir(const std::string& name) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ge-test-" + name + "-" +
+                                                                        std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace ge::test

@@ -1,0 +1,31 @@
+// Helpers shared by the test folders.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "ge/tensor.h"
+
+namespace ge::test {
+
+// ../shared next to the repository, or nullopt (then the caller SKIPs with a message).
+std::optional<std::filesystem::path> SharedDir();
+
+// Reads a .npy file (little-endian, C order; float32/float64/int8..int64/uint8..uint64/bool).
+Tensor ReadNpy(const std::filesystem::path& path);
+
+// max |a - b| over all elements; both must be float32 of the same shape.
+double MaxAbsDiff(const Tensor& a, const Tensor& b);
+
+// A fresh empty directory under the system temp dir, named after the test.
+std::filesystem::path TempDir(const std::string& name);
+
+}  // namespace ge::test
+
+// Skips the current test case with a visible message (Catch2 v2 has no SKIP).
+#define GE_SKIP(message)                          \
+  do {                                            \
+    WARN("SKIPPED: " << message);                 \
+    return;                                       \
+  } while (0)
