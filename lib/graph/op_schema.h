@@ -118,7 +118,8 @@ class OpRegistry {
  public:
   static OpRegistry& Global();
 
-  // Throws when the op type is already registered.
+  // Throws when the op type is already registered or the schema is malformed
+  // (a port's type variable without TypeConstraint, no inference function).
   void Register(OpSchema schema);
   const OpSchema* Find(std::string_view op_type) const;
   std::vector<std::string> OpTypes() const;

@@ -1,0 +1,82 @@
+#include "graph/ops/infer_helpers.h"
+
+#include <fmt/format.h>
+
+#include "graph/shape_inference_utils.h"
+
+namespace ge::infer {
+
+const AttrValue& AttrOrDefault(InferContext& ctx, const std::string& name) {
+  if (const AttrValue* value = ctx.attrs().Find(name)) return *value;
+  const OpSchema* schema = OpRegistry::Global().Find(ctx.node().op_type());
+  const AttrSpec* spec = schema == nullptr ? nullptr : schema->FindAttr(name);
+  if (spec == nullptr || spec->required) ctx.Fail(fmt::format("required attribute '{}' is missing", name));
+  return spec->default_value;
+}
+
+int64_t Axis(InferContext& ctx, int64_t axis, size_t rank, const std::string& what) {
+  return Guarded(ctx, what, [&] { return NormalizeAxis(axis, rank); });
+}
+
+Shape Broadcast(InferContext& ctx, const Shape& a, const Shape& b) {
+  return Guarded(ctx, "", [&] { return BroadcastShapes(a, b); });
+}
+
+int64_t MergeDim(InferContext& ctx, int64_t a, int64_t b, const std::string& what) {
+  if (a == Shape::kUnknownDim) return b;
+  if (b != Shape::kUnknownDim && a != b) ctx.Fail(fmt::format("{} must match: {} vs {}", what, a, b));
+  return a;
+}
+
+void RequireRank(InferContext& ctx, const Shape& shape, size_t rank, const std::string& what) {
+  if (!shape.unknown_rank() && shape.rank() != rank) {
+    ctx.Fail(fmt::format("{} must have rank {} but has shape {}", what, rank, shape.ToString()));
+  }
+}
+
+Shape WithRank(const Shape& shape, size_t rank) {
+  if (!shape.unknown_rank()) return shape;
+  return Shape(std::vector<int64_t>(rank, Shape::kUnknownDim));
+}
+
+std::optional<std::vector<int64_t>> ConstantInts(InferContext& ctx, size_t input) {
+  const Tensor* tensor = ctx.input_constant(input);
+  if (tensor == nullptr) return std::nullopt;
+  return Guarded(ctx, fmt::format("constant input {}", input), [&] { return tensor->ToInt64Vector(); });
+}
+
+int64_t DimProduct(const Shape& shape, size_t begin, size_t end) {
+  int64_t product = 1;
+  for (size_t i = begin; i < end; ++i) {
+    if (shape.dim(i) == Shape::kUnknownDim) return Shape::kUnknownDim;
+    product *= shape.dim(i);
+  }
+  return product;
+}
+
+void RequireNCHW(InferContext& ctx) {
+  const std::string& format = Attr<std::string>(ctx, "data_format");
+  if (format != "NCHW") ctx.Fail(fmt::format("data_format '{}' is not supported (valid: \"NCHW\")", format));
+}
+
+std::array<int64_t, 2> SpatialPair(InferContext& ctx, const std::string& name) {
+  const auto& values = Attr<std::vector<int64_t>>(ctx, name);
+  if (values.size() != 4 || values[0] != 1 || values[1] != 1) {
+    ctx.Fail(fmt::format("attribute '{}' must be [1, 1, h, w] in NCHW order, got [{}]", name, fmt::join(values, ", ")));
+  }
+  return {values[2], values[3]};
+}
+
+std::array<int64_t, 4> Pads(InferContext& ctx) {
+  const auto& values = Attr<std::vector<int64_t>>(ctx, "pads");
+  if (values.size() != 4) {
+    ctx.Fail(fmt::format("attribute 'pads' must have 4 values [top, bottom, left, right], got [{}]",
+                         fmt::join(values, ", ")));
+  }
+  for (int64_t pad : values) {
+    if (pad < 0) ctx.Fail(fmt::format("attribute 'pads' must not be negative, got [{}]", fmt::join(values, ", ")));
+  }
+  return {values[0], values[1], values[2], values[3]};
+}
+
+}  // namespace ge::infer

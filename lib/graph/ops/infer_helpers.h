@@ -1,0 +1,62 @@
+// Helpers for the inference functions of the built-in schemas: attribute access
+// with schema defaults, and the shape utilities turned into InferContext
+// failures that name the node.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "graph/op_schema.h"
+
+namespace ge::infer {
+
+// The node's attribute, or the schema default when the node lacks it (so
+// inference works before NormalizeAttrs). Fails when neither exists.
+const AttrValue& AttrOrDefault(InferContext& ctx, const std::string& name);
+
+template <typename T>
+const T& Attr(InferContext& ctx, const std::string& name) {
+  const AttrValue& value = AttrOrDefault(ctx, name);
+  if (const T* typed = std::get_if<T>(&value)) return *typed;
+  ctx.Fail("attribute '" + name + "' must be " + std::string(AttrTypeName(TypeOf(AttrValue(T{})))) + " but is " +
+           std::string(AttrTypeName(TypeOf(value))));
+}
+
+// Runs fn; a ge::Error it throws becomes a failure naming the node, with the
+// message prefixed by `context` (when not empty).
+template <typename Fn>
+auto Guarded(InferContext& ctx, const std::string& context, Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const Error& e) {
+    ctx.Fail(context.empty() ? std::string(e.what()) : context + ": " + e.what());
+  }
+}
+
+// NormalizeAxis that fails naming the attribute (`what`).
+int64_t Axis(InferContext& ctx, int64_t axis, size_t rank, const std::string& what);
+// BroadcastShapes that fails naming the node.
+Shape Broadcast(InferContext& ctx, const Shape& a, const Shape& b);
+// Two dims that must be equal (an unknown one takes the other); fails naming `what`.
+int64_t MergeDim(InferContext& ctx, int64_t a, int64_t b, const std::string& what);
+// Fails unless shape has unknown rank or exactly `rank` dims.
+void RequireRank(InferContext& ctx, const Shape& shape, size_t rank, const std::string& what);
+// The shape when its rank is known, else `rank` unknown dims.
+Shape WithRank(const Shape& shape, size_t rank);
+// Contents of a constant integer input; nullopt when the input is absent or not constant.
+std::optional<std::vector<int64_t>> ConstantInts(InferContext& ctx, size_t input);
+// Product of dims [begin, end); kUnknownDim when any of them is unknown.
+int64_t DimProduct(const Shape& shape, size_t begin, size_t end);
+
+// The data_format attribute; only NCHW is supported in this release.
+void RequireNCHW(InferContext& ctx);
+// H and W of a 4-element NCHW window attribute (strides, dilations, ksize),
+// whose N and C entries must be 1.
+std::array<int64_t, 2> SpatialPair(InferContext& ctx, const std::string& name);
+// The 4-element pads attribute [top, bottom, left, right].
+std::array<int64_t, 4> Pads(InferContext& ctx);
+
+}  // namespace ge::infer

@@ -1,0 +1,104 @@
+// Matrix products: MatMulV2 (2-D) and BatchMatMulV2 (numpy matmul).
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "graph/ops/infer_helpers.h"
+#include "graph/ops/op_families.h"
+
+namespace ge {
+namespace {
+
+// The optional bias is a vector of the N output columns.
+void CheckBias(InferContext& ctx, int64_t n) {
+  if (!ctx.has_input(2)) return;
+  const Shape& bias = ctx.input_shape(2);
+  infer::RequireRank(ctx, bias, 1, "bias");
+  if (!bias.unknown_rank()) infer::MergeDim(ctx, bias.dim(0), n, "bias length and output columns N");
+}
+
+std::string ContractionMismatch(const Shape& x1, const Shape& x2) {
+  return fmt::format("contracted dims of x1 {} and x2 {}", x1.ToString(), x2.ToString());
+}
+
+// [M, K] x [K, N] -> [M, N], either operand optionally transposed.
+void InferMatMul(InferContext& ctx) {
+  const Shape x1 = infer::WithRank(ctx.input_shape(0), 2);
+  const Shape x2 = infer::WithRank(ctx.input_shape(1), 2);
+  infer::RequireRank(ctx, x1, 2, "x1");
+  infer::RequireRank(ctx, x2, 2, "x2");
+  const bool t1 = infer::Attr<bool>(ctx, "transpose_x1");
+  const bool t2 = infer::Attr<bool>(ctx, "transpose_x2");
+  const int64_t m = x1.dim(t1 ? 1 : 0);
+  const int64_t n = x2.dim(t2 ? 0 : 1);
+  infer::MergeDim(ctx, x1.dim(t1 ? 0 : 1), x2.dim(t2 ? 1 : 0), ContractionMismatch(x1, x2));
+  CheckBias(ctx, n);
+  ctx.set_output(0, ctx.input_dtype(0), Shape({m, n}));
+}
+
+// Numpy matmul: a 1-D x1 is a row [1, K], a 1-D x2 a column [K, 1], and the
+// added dim is dropped from the result; leading (batch) dims broadcast. adj_*
+// transposes the last two dims of an operand of rank >= 2.
+void InferBatchMatMul(InferContext& ctx) {
+  const Shape& x1 = ctx.input_shape(0);
+  const Shape& x2 = ctx.input_shape(1);
+  if (x1.unknown_rank() || x2.unknown_rank()) {
+    ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+    return;
+  }
+  if (x1.rank() == 0 || x2.rank() == 0) {
+    ctx.Fail(fmt::format("operands must have rank >= 1, got x1 {} and x2 {}", x1.ToString(), x2.ToString()));
+  }
+  auto as_matrix = [](const Shape& s, bool vector_is_row, bool adjoint) {
+    std::vector<int64_t> dims = s.dims();
+    if (dims.size() == 1) {
+      dims.insert(vector_is_row ? dims.begin() : dims.end(), 1);
+    } else if (adjoint) {
+      std::swap(dims[dims.size() - 1], dims[dims.size() - 2]);
+    }
+    return dims;
+  };
+  const std::vector<int64_t> a = as_matrix(x1, true, infer::Attr<bool>(ctx, "adj_x1"));
+  const std::vector<int64_t> b = as_matrix(x2, false, infer::Attr<bool>(ctx, "adj_x2"));
+  infer::MergeDim(ctx, a[a.size() - 1], b[b.size() - 2], ContractionMismatch(x1, x2));
+  const Shape batch = infer::Broadcast(ctx, Shape(std::vector<int64_t>(a.begin(), a.end() - 2)),
+                                       Shape(std::vector<int64_t>(b.begin(), b.end() - 2)));
+  std::vector<int64_t> out = batch.dims();
+  if (x1.rank() > 1) out.push_back(a[a.size() - 2]);
+  if (x2.rank() > 1) out.push_back(b[b.size() - 1]);
+  CheckBias(ctx, b[b.size() - 1]);
+  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(out)));
+}
+
+}  // namespace
+
+void RegisterMatMulOps(OpRegistry& registry) {
+  registry.Register(OpSchema("MatMulV2")
+                        .Input("x1")
+                        .Input("x2")
+                        .OptionalInput("bias")
+                        .OptionalInput("offset_w", "TOffset")
+                        .Output("y")
+                        .Attr("transpose_x1", false)
+                        .Attr("transpose_x2", false)
+                        .Attr("offset_x", int64_t{0})
+                        .TypeConstraint("T", types::Float())
+                        .TypeConstraint("TOffset", {DataType::kInt8})
+                        .Infer(InferMatMul)
+                        .Doc("2-D matrix product; the optional 1-D bias [N] is added to every row."));
+  registry.Register(OpSchema("BatchMatMulV2")
+                        .Input("x1")
+                        .Input("x2")
+                        .OptionalInput("bias")
+                        .OptionalInput("offset_w", "TOffset")
+                        .Output("y")
+                        .Attr("adj_x1", false)
+                        .Attr("adj_x2", false)
+                        .Attr("offset_x", int64_t{0})
+                        .TypeConstraint("T", types::Float())
+                        .TypeConstraint("TOffset", {DataType::kInt8})
+                        .Infer(InferBatchMatMul)
+                        .Doc("numpy matmul with batch broadcasting and 1-D operands."));
+}
+
+}  // namespace ge

@@ -1,0 +1,124 @@
+// Normalizations: BatchNorm (inference), LayerNorm, SoftmaxV2.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "graph/ops/infer_helpers.h"
+#include "graph/ops/op_families.h"
+
+namespace ge {
+namespace {
+
+constexpr const char* kBatchNormParams[] = {"scale", "offset", "mean", "variance"};
+
+// x [N, C, ...]; scale, offset, mean and variance are [C].
+void InferBatchNorm(InferContext& ctx) {
+  infer::RequireNCHW(ctx);
+  if (infer::Attr<bool>(ctx, "is_training")) {
+    ctx.Fail("is_training=true is not supported: BatchNorm is inference-only (valid: false)");
+  }
+  const Shape& x = ctx.input_shape(0);
+  if (!x.unknown_rank() && x.rank() < 2) ctx.Fail(fmt::format("x must have rank >= 2, got {}", x.ToString()));
+  int64_t channels = x.unknown_rank() ? Shape::kUnknownDim : x.dim(1);
+  for (size_t i = 1; i <= 4; ++i) {
+    const Shape& param = ctx.input_shape(i);
+    const std::string what = kBatchNormParams[i - 1];
+    infer::RequireRank(ctx, param, 1, what);
+    if (!param.unknown_rank()) {
+      channels = infer::MergeDim(ctx, channels, param.dim(0), fmt::format("channels of x and length of {}", what));
+    }
+  }
+  ctx.set_output(0, ctx.input_dtype(0), x);
+}
+
+// gamma/beta must broadcast to the normalized trailing shape of x.
+void CheckLayerNormParam(InferContext& ctx, size_t input, const Shape& x, int64_t begin_params_axis) {
+  const Shape& param = ctx.input_shape(input);
+  if (param.unknown_rank() || x.unknown_rank()) return;
+  const std::vector<int64_t> tail(x.dims().begin() + begin_params_axis, x.dims().end());
+  const char* what = input == 1 ? "gamma" : "beta";
+  bool ok = param.rank() <= tail.size();
+  for (size_t i = 0; ok && i < param.rank(); ++i) {
+    const int64_t p = param.dim(param.rank() - 1 - i);
+    const int64_t t = tail[tail.size() - 1 - i];
+    ok = p == 1 || p == Shape::kUnknownDim || t == Shape::kUnknownDim || p == t;
+  }
+  if (!ok) {
+    ctx.Fail(fmt::format("{} {} does not match the normalized dims {} of x {} (begin_params_axis {})", what,
+                         param.ToString(), Shape(tail).ToString(), x.ToString(), begin_params_axis));
+  }
+}
+
+// y like x; optional mean and variance keep x's rank with the normalized axes set to 1.
+void InferLayerNorm(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const DataType dtype = ctx.input_dtype(0);
+  ctx.set_output(0, dtype, x);
+  if (x.unknown_rank()) {
+    for (size_t i = 1; i < ctx.num_outputs(); ++i) ctx.set_output(i, dtype, Shape::UnknownRank());
+    return;
+  }
+  const int64_t norm_axis = infer::Axis(ctx, infer::Attr<int64_t>(ctx, "begin_norm_axis"), x.rank(), "begin_norm_axis");
+  const int64_t params_axis =
+      infer::Axis(ctx, infer::Attr<int64_t>(ctx, "begin_params_axis"), x.rank(), "begin_params_axis");
+  CheckLayerNormParam(ctx, 1, x, params_axis);
+  CheckLayerNormParam(ctx, 2, x, params_axis);
+  std::vector<int64_t> stats = x.dims();
+  std::fill(stats.begin() + norm_axis, stats.end(), 1);
+  for (size_t i = 1; i < ctx.num_outputs(); ++i) ctx.set_output(i, dtype, Shape(stats));
+}
+
+void InferSoftmax(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, "axes");
+  if (axes.empty()) ctx.Fail("attribute 'axes' must list at least one axis");
+  if (!x.unknown_rank()) {
+    std::set<int64_t> seen;
+    for (int64_t axis : axes) {
+      if (!seen.insert(infer::Axis(ctx, axis, x.rank(), "attribute 'axes'")).second) {
+        ctx.Fail(fmt::format("attribute 'axes' [{}] repeats axis {}", fmt::join(axes, ", "), axis));
+      }
+    }
+  }
+  ctx.set_output(0, ctx.input_dtype(0), x);
+}
+
+}  // namespace
+
+void RegisterNormOps(OpRegistry& registry) {
+  registry.Register(OpSchema("BatchNorm")
+                        .Input("x")
+                        .Input("scale")
+                        .Input("offset")
+                        .Input("mean")
+                        .Input("variance")
+                        .Output("y")
+                        .Attr("epsilon", 1e-4f)
+                        .Attr("data_format", std::string("NCHW"))
+                        .Attr("is_training", false)
+                        .TypeConstraint("T", types::Float())
+                        .Infer(InferBatchNorm)
+                        .Doc("(x - mean) / sqrt(variance + epsilon) * scale + offset over channel axis 1."));
+  registry.Register(OpSchema("LayerNorm")
+                        .Input("x")
+                        .Input("gamma")
+                        .Input("beta")
+                        .Output("y")
+                        .OptionalOutput("mean")
+                        .OptionalOutput("variance")
+                        .Attr("begin_norm_axis", int64_t{0})
+                        .Attr("begin_params_axis", int64_t{0})
+                        .Attr("epsilon", 1e-7f)
+                        .TypeConstraint("T", types::Float())
+                        .Infer(InferLayerNorm)
+                        .Doc("Normalizes over axes [begin_norm_axis, rank); gamma and beta cover those axes."));
+  registry.Register(OpSchema("SoftmaxV2")
+                        .Input("x")
+                        .Output("y")
+                        .Attr("axes", std::vector<int64_t>{-1})
+                        .TypeConstraint("T", types::Float())
+                        .Infer(InferSoftmax)
+                        .Doc("Softmax over the listed axes."));
+}
+
+}  // namespace ge

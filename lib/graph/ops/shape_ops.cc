@@ -1,0 +1,229 @@
+// Ops that only rearrange or describe the shape: Identity, Reshape, Flatten,
+// Squeeze, Unsqueeze, TransposeD, Shape.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "graph/ops/infer_helpers.h"
+#include "graph/ops/op_families.h"
+
+namespace ge {
+namespace {
+
+constexpr int64_t kUnknown = Shape::kUnknownDim;
+
+void InferIdentity(InferContext& ctx) { ctx.set_output(0, ctx.input_dtype(0), ctx.input_shape(0)); }
+
+// ONNX Reshape: 0 copies the input dim at the same index (unless allowzero,
+// then it is a real 0), one -1 is inferred from the element count.
+Shape ReshapeTarget(InferContext& ctx, const Shape& x, const std::vector<int64_t>& target, bool allowzero) {
+  std::vector<int64_t> dims(target.size());
+  int64_t inferred = -1;  // index of the -1 entry
+  for (size_t i = 0; i < target.size(); ++i) {
+    const int64_t d = target[i];
+    if (d < -1) ctx.Fail(fmt::format("shape [{}] has invalid entry {}", fmt::join(target, ", "), d));
+    if (d == -1) {
+      if (inferred >= 0) ctx.Fail(fmt::format("shape [{}] has more than one -1", fmt::join(target, ", ")));
+      inferred = static_cast<int64_t>(i);
+      dims[i] = kUnknown;
+    } else if (d == 0 && !allowzero) {
+      if (x.unknown_rank()) {
+        dims[i] = kUnknown;
+      } else if (i >= x.rank()) {
+        ctx.Fail(fmt::format("shape [{}] copies dim {} (a 0 entry) but x {} has rank {}", fmt::join(target, ", "), i,
+                             x.ToString(), x.rank()));
+      } else {
+        dims[i] = x.dim(i);
+      }
+    } else {
+      dims[i] = d;
+    }
+  }
+  if (allowzero && inferred >= 0 && std::count(target.begin(), target.end(), 0) > 0) {
+    ctx.Fail(
+        fmt::format("shape [{}] mixes -1 with 0 while allowzero=1, so the -1 is ambiguous", fmt::join(target, ", ")));
+  }
+  const int64_t total = x.NumElements();
+  int64_t known_product = 1;
+  bool all_known = true;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (static_cast<int64_t>(i) == inferred) continue;
+    if (dims[i] == kUnknown) {
+      all_known = false;
+    } else {
+      known_product *= dims[i];
+    }
+  }
+  if (total == kUnknown || !all_known) return Shape(std::move(dims));
+  if (inferred >= 0) {
+    if (known_product == 0 || total % known_product != 0) {
+      ctx.Fail(fmt::format("cannot reshape x {} ({} elements) to [{}]", x.ToString(), total, fmt::join(target, ", ")));
+    }
+    dims[inferred] = total / known_product;
+  } else if (known_product != total) {
+    ctx.Fail(fmt::format("cannot reshape x {} ({} elements) to [{}] ({} elements)", x.ToString(), total,
+                         fmt::join(target, ", "), known_product));
+  }
+  return Shape(std::move(dims));
+}
+
+void InferReshape(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const Shape& shape_shape = ctx.input_shape(1);
+  infer::RequireRank(ctx, shape_shape, 1, "shape");
+  Shape out = Shape::UnknownRank();
+  if (auto target = infer::ConstantInts(ctx, 1)) {
+    out = ReshapeTarget(ctx, x, *target, infer::Attr<int64_t>(ctx, "allowzero") != 0);
+  } else if (!shape_shape.unknown_rank() && shape_shape.dim(0) != kUnknown) {
+    out = Shape(std::vector<int64_t>(shape_shape.dim(0), kUnknown));
+  }
+  ctx.set_output(0, ctx.input_dtype(0), std::move(out));
+}
+
+// [prod(d < axis), prod(d >= axis)], axis in [-rank, rank].
+void InferFlatten(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  if (x.unknown_rank()) {
+    ctx.set_output(0, ctx.input_dtype(0), Shape({kUnknown, kUnknown}));
+    return;
+  }
+  const int64_t attr = infer::Attr<int64_t>(ctx, "axis");
+  // Flatten also accepts axis == rank (everything in the first dim).
+  const int64_t axis =
+      attr == static_cast<int64_t>(x.rank()) ? attr : infer::Axis(ctx, attr, x.rank(), "attribute 'axis'");
+  ctx.set_output(0, ctx.input_dtype(0), Shape({infer::DimProduct(x, 0, axis), infer::DimProduct(x, axis, x.rank())}));
+}
+
+// Normalized, duplicate-free axes; `rank` is what they index.
+std::set<int64_t> AxisSet(InferContext& ctx, const std::vector<int64_t>& axes, size_t rank, const char* attr) {
+  std::set<int64_t> result;
+  for (int64_t axis : axes) {
+    if (!result.insert(infer::Axis(ctx, axis, rank, fmt::format("attribute '{}'", attr))).second) {
+      ctx.Fail(fmt::format("attribute '{}' [{}] repeats axis {}", attr, fmt::join(axes, ", "), axis));
+    }
+  }
+  return result;
+}
+
+void InferSqueeze(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, "axis");
+  if (x.unknown_rank()) {
+    ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+    return;
+  }
+  std::vector<int64_t> dims;
+  if (axes.empty()) {
+    // Which dims are 1 decides the output rank: unknown dims leave it open.
+    if (std::count(x.dims().begin(), x.dims().end(), kUnknown) > 0) {
+      ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+      return;
+    }
+    std::copy_if(x.dims().begin(), x.dims().end(), std::back_inserter(dims), [](int64_t d) { return d != 1; });
+  } else {
+    const std::set<int64_t> squeezed = AxisSet(ctx, axes, x.rank(), "axis");
+    for (size_t i = 0; i < x.rank(); ++i) {
+      if (squeezed.count(static_cast<int64_t>(i)) == 0) {
+        dims.push_back(x.dim(i));
+      } else if (x.dim(i) != 1 && x.dim(i) != kUnknown) {
+        ctx.Fail(fmt::format("cannot squeeze axis {} of x {}: its size is {}, not 1", i, x.ToString(), x.dim(i)));
+      }
+    }
+  }
+  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
+}
+
+// axes index the output, whose rank is rank(x) + len(axes).
+void InferUnsqueeze(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, "axes");
+  if (x.unknown_rank()) {
+    ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+    return;
+  }
+  const size_t out_rank = x.rank() + axes.size();
+  const std::set<int64_t> inserted = AxisSet(ctx, axes, out_rank, "axes");
+  std::vector<int64_t> dims;
+  size_t next = 0;
+  for (size_t i = 0; i < out_rank; ++i) {
+    dims.push_back(inserted.count(static_cast<int64_t>(i)) != 0 ? 1 : x.dim(next++));
+  }
+  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
+}
+
+void InferTranspose(InferContext& ctx) {
+  const auto& perm = infer::Attr<std::vector<int64_t>>(ctx, "perm");
+  const Shape x = infer::WithRank(ctx.input_shape(0), perm.size());
+  std::vector<bool> used(perm.size(), false);
+  bool valid = x.rank() == perm.size();
+  for (int64_t p : perm) {
+    valid = valid && p >= 0 && p < static_cast<int64_t>(perm.size()) && !used[p];
+    if (valid) used[p] = true;
+  }
+  if (!valid) {
+    ctx.Fail(fmt::format("attribute 'perm' [{}] is not a permutation of the {} axes of x {}", fmt::join(perm, ", "),
+                         x.rank(), x.ToString()));
+  }
+  std::vector<int64_t> dims;
+  for (int64_t p : perm) dims.push_back(x.dim(p));
+  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
+}
+
+void InferShapeOp(InferContext& ctx) {
+  const auto dtype = static_cast<DataType>(infer::Attr<int64_t>(ctx, "dtype"));
+  if (dtype != DataType::kInt32 && dtype != DataType::kInt64) {
+    ctx.Fail(fmt::format("attribute 'dtype' = {} is not supported (valid: {} (int32), {} (int64))",
+                         static_cast<int>(dtype), static_cast<int>(DataType::kInt32),
+                         static_cast<int>(DataType::kInt64)));
+  }
+  const Shape& x = ctx.input_shape(0);
+  ctx.set_output(0, dtype, Shape({x.unknown_rank() ? kUnknown : static_cast<int64_t>(x.rank())}));
+}
+
+OpSchema UnaryShapeSchema(const char* op_type) {
+  OpSchema schema(op_type);
+  schema.Input("x").Output("y").TypeConstraint("T", types::All());
+  return schema;
+}
+
+}  // namespace
+
+void RegisterShapeOps(OpRegistry& registry) {
+  registry.Register(UnaryShapeSchema("Identity").Infer(InferIdentity).Doc("y = x (a view at run time)."));
+  registry.Register(OpSchema("Reshape")
+                        .Input("x")
+                        .Input("shape", "TShape")
+                        .Output("y")
+                        .Attr("allowzero", int64_t{0})
+                        .TypeConstraint("T", types::All())
+                        .TypeConstraint("TShape", types::IndexTypes())
+                        .Infer(InferReshape)
+                        .Doc("ONNX Reshape: 0 copies the input dim unless allowzero, one -1 is inferred (a view)."));
+  registry.Register(UnaryShapeSchema("Flatten")
+                        .Attr("axis", int64_t{1})
+                        .Infer(InferFlatten)
+                        .Doc("[prod(d < axis), prod(d >= axis)] (a view)."));
+  registry.Register(UnaryShapeSchema("Squeeze")
+                        .Attr("axis", std::vector<int64_t>{})
+                        .Infer(InferSqueeze)
+                        .Doc("Removes the listed size-1 axes, or all of them when the list is empty (a view)."));
+  registry.Register(UnaryShapeSchema("Unsqueeze")
+                        .RequiredAttr("axes", AttrType::kInts)
+                        .Infer(InferUnsqueeze)
+                        .Doc("Inserts size-1 axes at the listed positions of the output (a view)."));
+  registry.Register(UnaryShapeSchema("TransposeD")
+                        .RequiredAttr("perm", AttrType::kInts)
+                        .Infer(InferTranspose)
+                        .Doc("Permutes the axes: output axis i is input axis perm[i]."));
+  registry.Register(OpSchema("Shape")
+                        .Input("x")
+                        .Output("y", "TOut")
+                        .Attr("dtype", static_cast<int64_t>(DataType::kInt64))
+                        .TypeConstraint("T", types::All())
+                        .TypeConstraint("TOut", types::IndexTypes())
+                        .Infer(InferShapeOp)
+                        .Doc("The shape of x as a 1-D tensor of DataType dtype (int32 or int64)."));
+}
+
+}  // namespace ge

@@ -1,0 +1,28 @@
+// Factories of the built-in passes. Each pass lives in its own file; the
+// names below are the ones users switch off (PassManagerOptions::disabled).
+#pragma once
+
+#include <memory>
+
+#include "passes/pass.h"
+
+namespace ge::passes {
+
+// "infer_shape": schema defaults, checks and shape/dtype inference in
+// topological order, folding shape computations (Shape of a static tensor,
+// small all-constant nodes) on the way so that downstream shapes resolve.
+std::unique_ptr<Pass> MakeInferShapePass();
+
+// "identity_removal": bypasses Identity nodes, keeping graph-output names.
+std::unique_ptr<Pass> MakeIdentityRemovalPass();
+
+// "constant_folding": evaluates every node whose inputs are all constants.
+std::unique_ptr<Pass> MakeConstantFoldingPass();
+
+// "conv_bn_fold": folds an inference BatchNorm into the Conv2D feeding it.
+std::unique_ptr<Pass> MakeConvBnFoldPass();
+
+// "dead_code_elimination": removes nodes that no graph output depends on.
+std::unique_ptr<Pass> MakeDeadCodeEliminationPass();
+
+}  // namespace ge::passes
