@@ -1,0 +1,137 @@
+// ConcatD and SplitVD: both move contiguous blocks between one whole tensor
+// and its pieces along an axis, so they share the block layout.
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/kernel_utils.h"
+
+namespace ge::device::cpu {
+
+namespace {
+
+// Seen from the axis, the whole tensor is `outer` rows; row o of piece i is
+// piece_bytes[i] bytes at byte offset piece_offsets[i] of the whole's row o.
+struct AxisPieces {
+  int64_t outer = 1;
+  size_t whole_row_bytes = 0;
+  std::vector<size_t> piece_bytes;
+  std::vector<size_t> piece_offsets;
+};
+
+// `pieces` are the shapes of the parts; `whole` the shape of the joined tensor.
+AxisPieces PlanPieces(const Node& node, const Shape& whole, const std::vector<const Shape*>& pieces, int64_t axis,
+                      DataType dtype) {
+  AxisPieces plan;
+  const auto& dims = whole.dims();
+  plan.outer = Product(std::span(dims).first(axis));
+  const int64_t inner = Product(std::span(dims).subspan(axis + 1));
+  const size_t element = DataTypeSize(dtype);
+  int64_t axis_total = 0;
+  for (const Shape* piece : pieces) {
+    bool matches = piece->rank() == whole.rank();
+    for (size_t d = 0; matches && d < whole.rank(); ++d) {
+      matches = static_cast<int64_t>(d) == axis || piece->dim(d) == whole.dim(d);
+    }
+    if (!matches) {
+      Fail(node, ErrorCode::kInvalidModel,
+           fmt::format("shape {} does not fit {} along axis {}", piece->ToString(), whole.ToString(), axis));
+    }
+    plan.piece_offsets.push_back(static_cast<size_t>(axis_total * inner) * element);
+    plan.piece_bytes.push_back(static_cast<size_t>(piece->dim(axis) * inner) * element);
+    axis_total += piece->dim(axis);
+  }
+  if (axis_total != whole.dim(axis)) {
+    Fail(node, ErrorCode::kInvalidModel,
+         fmt::format("the pieces add up to {} along axis {}, the whole has {}", axis_total, axis, whole.dim(axis)));
+  }
+  plan.whole_row_bytes = static_cast<size_t>(whole.dim(axis) * inner) * element;
+  return plan;
+}
+
+class ConcatKernel final : public Kernel {
+ public:
+  explicit ConcatKernel(AxisPieces plan) : plan_(std::move(plan)) {}
+  void Run(const KernelContext& ctx) const override {
+    auto* y = static_cast<char*>(ctx.outputs[0].data);
+    const int64_t pieces = static_cast<int64_t>(plan_.piece_bytes.size());
+    const int64_t total_bytes = plan_.outer * static_cast<int64_t>(plan_.whole_row_bytes);
+#pragma omp parallel for collapse(2) if (total_bytes > 4 * kParallelGrain)
+    for (int64_t o = 0; o < plan_.outer; ++o) {
+      for (int64_t i = 0; i < pieces; ++i) {
+        const size_t bytes = plan_.piece_bytes[i];
+        std::memcpy(y + o * plan_.whole_row_bytes + plan_.piece_offsets[i],
+                    static_cast<const char*>(ctx.inputs[i].data) + o * bytes, bytes);
+      }
+    }
+  }
+
+ private:
+  AxisPieces plan_;
+};
+
+class SplitKernel final : public Kernel {
+ public:
+  explicit SplitKernel(AxisPieces plan) : plan_(std::move(plan)) {}
+  void Run(const KernelContext& ctx) const override {
+    const auto* x = static_cast<const char*>(ctx.inputs[0].data);
+    const int64_t pieces = static_cast<int64_t>(plan_.piece_bytes.size());
+    const int64_t total_bytes = plan_.outer * static_cast<int64_t>(plan_.whole_row_bytes);
+#pragma omp parallel for collapse(2) if (total_bytes > 4 * kParallelGrain)
+    for (int64_t o = 0; o < plan_.outer; ++o) {
+      for (int64_t i = 0; i < pieces; ++i) {
+        const size_t bytes = plan_.piece_bytes[i];
+        std::memcpy(static_cast<char*>(ctx.outputs[i].data) + o * bytes,
+                    x + o * plan_.whole_row_bytes + plan_.piece_offsets[i], bytes);
+      }
+    }
+  }
+
+ private:
+  AxisPieces plan_;
+};
+
+std::unique_ptr<Kernel> MakeConcat(const Node& node) {
+  const Shape& out = OutputShape(node, 0);
+  const int64_t n = node.attrs().GetInt("N");
+  if (n != static_cast<int64_t>(node.num_inputs()) || n < 1) {
+    Fail(node, ErrorCode::kInvalidModel, fmt::format("attribute 'N' is {} but the node has {} inputs", n,
+                                                     node.num_inputs()));
+  }
+  const int64_t axis = NormalizeAxisOf(node, node.attrs().GetInt("concat_dim"), out.rank(), "concat_dim");
+  std::vector<const Shape*> pieces;
+  for (size_t i = 0; i < node.num_inputs(); ++i) {
+    if (InputDtype(node, i) != InputDtype(node, 0)) {
+      Fail(node, ErrorCode::kInvalidModel, fmt::format("input {} has dtype {}, input 0 has {}", i,
+                                                       DataTypeName(InputDtype(node, i)),
+                                                       DataTypeName(InputDtype(node, 0))));
+    }
+    pieces.push_back(&InputShape(node, i));
+  }
+  return std::make_unique<ConcatKernel>(PlanPieces(node, out, pieces, axis, InputDtype(node, 0)));
+}
+
+std::unique_ptr<Kernel> MakeSplit(const Node& node) {
+  const Shape& in = InputShape(node, 0);
+  const int64_t axis = NormalizeAxisOf(node, node.attrs().GetInt("split_dim"), in.rank(), "split_dim");
+  const int64_t num_split = node.attrs().GetInt("num_split");
+  if (num_split != static_cast<int64_t>(node.num_outputs())) {
+    Fail(node, ErrorCode::kInvalidModel, fmt::format("attribute 'num_split' is {} but the node has {} outputs",
+                                                     num_split, node.num_outputs()));
+  }
+  // The output shapes carry the resolved size_splits (a -1 entry already
+  // replaced by the remainder during shape inference).
+  std::vector<const Shape*> pieces;
+  for (size_t i = 0; i < node.num_outputs(); ++i) pieces.push_back(&OutputShape(node, i));
+  return std::make_unique<SplitKernel>(PlanPieces(node, in, pieces, axis, InputDtype(node, 0)));
+}
+
+}  // namespace
+
+void RegisterConcatSplitKernels(KernelRegistry& registry) {
+  RegisterKernel(registry, "ConcatD", DataTypesOf(AllTypes{}), MakeConcat);
+  RegisterKernel(registry, "SplitVD", DataTypesOf(AllTypes{}), MakeSplit);
+}
+
+}  // namespace ge::device::cpu

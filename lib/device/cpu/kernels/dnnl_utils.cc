@@ -1,0 +1,57 @@
+#include "device/cpu/kernels/dnnl_utils.h"
+
+#include <fmt/format.h>
+
+namespace ge::device::cpu {
+
+const dnnl::engine& CpuEngine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::primitive_attr DnnlAttributes() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+dnnl::memory::dims ToDnnlDims(const std::vector<int64_t>& dims) { return dnnl::memory::dims(dims.begin(), dims.end()); }
+
+dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, const dnnl::memory::dims& strides) {
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+}
+
+dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag) {
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tag);
+}
+
+dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
+                          const dnnl::memory::desc& packed_desc) {
+  dnnl::memory packed(packed_desc, CpuEngine());
+  dnnl::memory user = WrapBuffer(user_desc, tensor.data());
+  dnnl::stream stream(CpuEngine());
+  dnnl::reorder(user, packed).execute(stream, user, packed);
+  stream.wait();
+  return packed;
+}
+
+void ExecuteDnnl(const std::string& node_label, const dnnl::primitive& primitive,
+                 std::unordered_map<int, dnnl::memory> args, const dnnl::memory::desc& scratchpad_desc,
+                 void* scratchpad) {
+  if (scratchpad_desc.get_size() > 0) {
+    if (scratchpad == nullptr) {
+      throw Error(ErrorCode::kInternal, fmt::format("{}: run without the {} byte workspace the kernel asked for",
+                                                    node_label, scratchpad_desc.get_size()));
+    }
+    args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad_desc, CpuEngine(), scratchpad));
+  }
+  try {
+    dnnl::stream stream(CpuEngine());
+    primitive.execute(stream, args);
+    stream.wait();
+  } catch (const dnnl::error& e) {
+    throw Error(ErrorCode::kInternal, fmt::format("{}: oneDNN execution failed: {}", node_label, e.what()));
+  }
+}
+
+}  // namespace ge::device::cpu

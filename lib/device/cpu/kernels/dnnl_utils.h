@@ -1,0 +1,58 @@
+// Shared plumbing of the oneDNN-backed kernels (convolution, matmul): one CPU
+// engine for the process, primitives built at kernel-build time with a
+// user-managed scratchpad (so Run() is thread-safe and the scratchpad is
+// planned like any workspace), and oneDNN errors turned into ge::Error.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <dnnl.hpp>
+
+#include "device/kernel.h"
+#include "ge/error.h"
+#include "ge/graph.h"
+
+namespace ge::device::cpu {
+
+const dnnl::engine& CpuEngine();
+
+// Attributes every primitive is built with (user scratchpad).
+dnnl::primitive_attr DnnlAttributes();
+
+dnnl::memory::dims ToDnnlDims(const std::vector<int64_t>& dims);
+
+// A plain float32 memory descriptor with the given dims and element strides.
+dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, const dnnl::memory::dims& strides);
+// A float32 memory descriptor in the given format (format_tag::any lets the primitive choose).
+dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag);
+
+// A constant tensor reordered once into the layout the primitive wants.
+dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
+                          const dnnl::memory::desc& packed_desc);
+
+// Runs make() and reports a dnnl::error (an unsupported shape or attribute
+// combination) as ge::Error(kUnsupported) naming the node.
+template <typename Make>
+auto BuildDnnl(const Node& node, Make&& make) -> decltype(make()) {
+  try {
+    return make();
+  } catch (const dnnl::error& e) {
+    throw Error(ErrorCode::kUnsupported, node.Describe() + ": oneDNN refused the primitive: " + e.what());
+  }
+}
+
+// Executes the primitive on a fresh stream and waits. `scratchpad` is the
+// kernel's workspace (may be null when the primitive needs none).
+void ExecuteDnnl(const std::string& node_label, const dnnl::primitive& primitive,
+                 std::unordered_map<int, dnnl::memory> args, const dnnl::memory::desc& scratchpad_desc,
+                 void* scratchpad);
+
+// A dnnl::memory over a kernel's buffer (oneDNN takes non-const pointers;
+// inputs are only read).
+inline dnnl::memory WrapBuffer(const dnnl::memory::desc& desc, const void* data) {
+  return dnnl::memory(desc, CpuEngine(), const_cast<void*>(data));
+}
+
+}  // namespace ge::device::cpu

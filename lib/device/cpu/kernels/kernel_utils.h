@@ -1,0 +1,152 @@
+// Helpers shared by the CPU kernel families: error messages that name the
+// node, reading normalized attributes, dtype dispatch and registration.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "device/kernel.h"
+#include "ge/error.h"
+#include "ge/graph.h"
+
+namespace ge::device::cpu {
+
+// Loops with fewer elements than this run on one thread: below it, waking the
+// OpenMP team costs more than the work.
+inline constexpr int64_t kParallelGrain = 1 << 15;
+
+// Throws ge::Error prefixed with node.Describe() ("node 'conv1' (Conv2D): ...").
+[[noreturn]] void Fail(const Node& node, ErrorCode code, std::string_view message);
+
+// Input i (which must be present) and output i with their static shapes.
+const Shape& InputShape(const Node& node, size_t i);
+const Shape& OutputShape(const Node& node, size_t i);
+DataType InputDtype(const Node& node, size_t i);
+bool HasInput(const Node& node, size_t i);
+// Fails (kUnsupported, naming the node and the choices) unless input i has one of the dtypes.
+void RequireInputDtype(const Node& node, size_t i, const std::vector<DataType>& allowed);
+
+// Maps axes in [-rank, rank) to [0, rank); a bad or repeated axis fails naming
+// the node and the attribute.
+int64_t NormalizeAxisOf(const Node& node, int64_t axis, size_t rank, std::string_view attr);
+std::vector<int64_t> NormalizeAxesOf(const Node& node, const std::vector<int64_t>& axes, size_t rank,
+                                     std::string_view attr);
+
+// 4-D ops: data_format must be "NCHW" (the only layout of the first release).
+void RequireNchw(const Node& node);
+struct HW {
+  int64_t h = 0;
+  int64_t w = 0;
+};
+// The H and W entries of a 4-element NCHW-ordered attribute (strides, dilations, ksize).
+HW SpatialAttr(const Node& node, const std::string& attr);
+struct Pads2D {
+  int64_t top = 0, bottom = 0, left = 0, right = 0;
+};
+// "pads" as [top, bottom, left, right], each non-negative.
+Pads2D PadsAttr(const Node& node);
+
+int64_t Product(std::span<const int64_t> dims);
+// Row-major strides of dims (in elements).
+std::vector<int64_t> RowMajorStrides(std::span<const int64_t> dims);
+
+// Input i of a kernel's context as a vector of int64 (int32 or int64 tensors:
+// Slice's starts, ...). Fails naming the node for other dtypes.
+std::vector<int64_t> ReadIndexTensor(const std::string& node_label, const TensorView& view, std::string_view what);
+
+// bfloat16 storage: the upper half of a float32.
+struct BFloat16 {
+  uint16_t bits;
+};
+
+template <typename T>
+struct DataTypeOf;
+#define GE_CPU_DTYPE(cpp_type, dtype) \
+  template <>                         \
+  struct DataTypeOf<cpp_type> {       \
+    static constexpr DataType value = dtype; \
+  };
+GE_CPU_DTYPE(float, DataType::kFloat)
+GE_CPU_DTYPE(double, DataType::kDouble)
+GE_CPU_DTYPE(_Float16, DataType::kFloat16)
+GE_CPU_DTYPE(BFloat16, DataType::kBFloat16)
+GE_CPU_DTYPE(int8_t, DataType::kInt8)
+GE_CPU_DTYPE(uint8_t, DataType::kUInt8)
+GE_CPU_DTYPE(int16_t, DataType::kInt16)
+GE_CPU_DTYPE(uint16_t, DataType::kUInt16)
+GE_CPU_DTYPE(int32_t, DataType::kInt32)
+GE_CPU_DTYPE(uint32_t, DataType::kUInt32)
+GE_CPU_DTYPE(int64_t, DataType::kInt64)
+GE_CPU_DTYPE(uint64_t, DataType::kUInt64)
+GE_CPU_DTYPE(bool, DataType::kBool)
+#undef GE_CPU_DTYPE
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+template <typename... Ts>
+struct TypeList {};
+
+using FloatTypes = TypeList<float, double>;
+// The types of arithmetic kernels: the float types plus the index types that
+// shape arithmetic needs.
+using ArithmeticTypes = TypeList<float, double, int32_t, int64_t>;
+using AllTypes = TypeList<float, double, _Float16, BFloat16, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t,
+                          int64_t, uint64_t, bool>;
+
+template <typename... Ts>
+std::vector<DataType> DataTypesOf(TypeList<Ts...>) {
+  return {DataTypeOf<Ts>::value...};
+}
+
+std::string DataTypeNames(const std::vector<DataType>& dtypes);
+
+// Calls make(TypeTag<T>{}) for the T of `dtype` among the list; fails naming
+// the node and the supported dtypes when dtype is not in it.
+template <typename First, typename... Ts, typename Make>
+auto DispatchDtype(const Node& node, DataType dtype, TypeList<First, Ts...> types, Make&& make)
+    -> decltype(make(TypeTag<First>{})) {
+  decltype(make(TypeTag<First>{})) result{};
+  bool found = dtype == DataTypeOf<First>::value ? (result = make(TypeTag<First>{}), true) : false;
+  found = found || ((dtype == DataTypeOf<Ts>::value ? (result = make(TypeTag<Ts>{}), true) : false) || ...);
+  if (!found) {
+    Fail(node, ErrorCode::kUnsupported,
+         std::string("dtype ") + std::string(DataTypeName(dtype)) + " is not supported; supported: " +
+             DataTypeNames(DataTypesOf(types)));
+  }
+  return result;
+}
+
+// For kernels that only move elements: calls make(TypeTag<U>{}) with the
+// unsigned integer U of the dtype's size (1, 2, 4 or 8 bytes).
+template <typename Make>
+auto DispatchElementSize(const Node& node, DataType dtype, Make&& make) -> decltype(make(TypeTag<uint8_t>{})) {
+  switch (DataTypeSize(dtype)) {
+    case 1: return make(TypeTag<uint8_t>{});
+    case 2: return make(TypeTag<uint16_t>{});
+    case 4: return make(TypeTag<uint32_t>{});
+    case 8: return make(TypeTag<uint64_t>{});
+    default:
+      Fail(node, ErrorCode::kUnsupported, std::string("dtype ") + std::string(DataTypeName(dtype)) +
+                                              " is not supported (elements of 1, 2, 4 or 8 bytes only)");
+  }
+}
+
+// Implementation modes of the CPU kernels: they all compute in the precision
+// of their dtype, without approximations.
+inline const std::vector<std::string>& CpuImplModes() {
+  static const std::vector<std::string> modes = {"high_precision"};
+  return modes;
+}
+
+inline void RegisterKernel(KernelRegistry& registry, std::string op_type, std::vector<DataType> dtypes,
+                           KernelFactory factory) {
+  registry.Register(KernelDef{std::move(op_type), std::move(dtypes), CpuImplModes(), std::move(factory)});
+}
+
+}  // namespace ge::device::cpu

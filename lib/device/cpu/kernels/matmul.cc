@@ -1,0 +1,162 @@
+// MatMulV2 and BatchMatMulV2 (numpy matmul: batch broadcasting, 1-D
+// operands, transposed operands, optional bias [N]) on float32 through
+// oneDNN's matmul primitive. A constant x2 (the weights of a fully connected
+// layer) is reordered once into oneDNN's preferred layout.
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/dnnl_utils.h"
+#include "device/cpu/kernels/kernel_utils.h"
+#include "graph/shape_inference_utils.h"
+
+namespace ge::device::cpu {
+
+namespace {
+
+// One operand as a batch of matrices. A 1-D x1 is a [1, K] row and a 1-D x2
+// a [K, 1] column (numpy); the extra dim is absent from the output shape but
+// not from the memory layout, so the output buffer is used as is.
+struct MatrixOperand {
+  std::vector<int64_t> batch;
+  int64_t rows = 0, cols = 0;  // logical, after the transpose
+  bool transposed = false;      // stored as [cols, rows]
+};
+
+MatrixOperand ReadOperand(const Shape& shape, bool transpose, bool is_x1) {
+  MatrixOperand m;
+  if (shape.rank() == 1) {
+    m.rows = is_x1 ? 1 : shape.dim(0);
+    m.cols = is_x1 ? shape.dim(0) : 1;
+    return m;
+  }
+  m.batch.assign(shape.dims().begin(), shape.dims().end() - 2);
+  const int64_t r0 = shape.dim(shape.rank() - 2), r1 = shape.dim(shape.rank() - 1);
+  m.transposed = transpose;
+  m.rows = transpose ? r1 : r0;
+  m.cols = transpose ? r0 : r1;
+  return m;
+}
+
+// The operand's descriptor with its batch padded to `rank - 2` dims; the
+// transpose is expressed through strides, so no data moves.
+dnnl::memory::desc OperandDesc(const MatrixOperand& m, size_t rank) {
+  std::vector<int64_t> dims(rank - 2 - m.batch.size(), 1);
+  dims.insert(dims.end(), m.batch.begin(), m.batch.end());
+  std::vector<int64_t> stored = dims;
+  stored.push_back(m.transposed ? m.cols : m.rows);
+  stored.push_back(m.transposed ? m.rows : m.cols);
+  std::vector<int64_t> strides = RowMajorStrides(stored);
+  if (m.transposed) std::swap(strides[rank - 2], strides[rank - 1]);
+  dims.push_back(m.rows);
+  dims.push_back(m.cols);
+  return F32Desc(ToDnnlDims(dims), ToDnnlDims(strides));
+}
+
+class MatMulKernel final : public Kernel {
+ public:
+  MatMulKernel(const Node& node, const dnnl::matmul::primitive_desc& pd, const dnnl::memory::desc& user_b,
+               std::optional<dnnl::memory::desc> bias)
+      : label_(node.Describe()),
+        primitive_(pd),
+        a_(pd.src_desc()),
+        b_(pd.weights_desc()),
+        dst_(pd.dst_desc()),
+        scratchpad_(pd.scratchpad_desc()),
+        bias_(std::move(bias)) {
+    if (const Tensor* constant_b = node.input(1)->constant()) packed_b_ = PackConstant(*constant_b, user_b, b_);
+  }
+
+  void Run(const KernelContext& ctx) const override {
+    std::unordered_map<int, dnnl::memory> args;
+    args.emplace(DNNL_ARG_SRC, WrapBuffer(a_, ctx.inputs[0].data));
+    args.emplace(DNNL_ARG_WEIGHTS, packed_b_ ? *packed_b_ : WrapBuffer(b_, ctx.inputs[1].data));
+    if (bias_) args.emplace(DNNL_ARG_BIAS, WrapBuffer(*bias_, ctx.inputs[2].data));
+    args.emplace(DNNL_ARG_DST, WrapBuffer(dst_, ctx.outputs[0].data));
+    ExecuteDnnl(label_, primitive_, std::move(args), scratchpad_, ctx.workspace);
+  }
+
+  size_t WorkspaceBytes() const override { return scratchpad_.get_size(); }
+
+ private:
+  std::string label_;
+  dnnl::matmul primitive_;
+  dnnl::memory::desc a_, b_, dst_, scratchpad_;
+  std::optional<dnnl::memory::desc> bias_;
+  std::optional<dnnl::memory> packed_b_;
+};
+
+std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_attr, const char* transpose_b_attr) {
+  RequireInputDtype(node, 0, {DataType::kFloat});
+  RequireInputDtype(node, 1, {DataType::kFloat});
+  if (HasInput(node, 3) || node.attrs().GetInt("offset_x") != 0) {
+    Fail(node, ErrorCode::kUnsupported,
+         "offset_w / offset_x (quantized matmul) are not supported by the float32 kernel");
+  }
+  const Shape& a_shape = InputShape(node, 0);
+  const Shape& b_shape = InputShape(node, 1);
+  if (a_shape.rank() == 0 || b_shape.rank() == 0) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("operands must have rank >= 1, got {} and {}", a_shape.ToString(), b_shape.ToString()));
+  }
+  const MatrixOperand a = ReadOperand(a_shape, node.attrs().GetBool(transpose_a_attr), /*is_x1=*/true);
+  const MatrixOperand b = ReadOperand(b_shape, node.attrs().GetBool(transpose_b_attr), /*is_x1=*/false);
+  if (a.cols != b.rows) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("inner dimensions differ: x1 {} gives K = {}, x2 {} gives K = {} ({} = {}, {} = {})",
+                     a_shape.ToString(), a.cols, b_shape.ToString(), b.rows, transpose_a_attr,
+                     node.attrs().GetBool(transpose_a_attr), transpose_b_attr, node.attrs().GetBool(transpose_b_attr)));
+  }
+  Shape batch;
+  try {
+    batch = BroadcastShapes(Shape(a.batch), Shape(b.batch));
+  } catch (const Error& e) {
+    Fail(node, e.code(), fmt::format("batch dims do not broadcast: {}", e.what()));
+  }
+  const int64_t m = a.rows, n = b.cols;
+  if (batch.NumElements() * m * n != OutputShape(node, 0).NumElements()) {
+    Fail(node, ErrorCode::kInvalidModel,
+         fmt::format("output shape {} does not match x1 {} @ x2 {}", OutputShape(node, 0).ToString(),
+                     a_shape.ToString(), b_shape.ToString()));
+  }
+  const size_t rank = batch.rank() + 2;
+  std::vector<int64_t> dst_dims = batch.dims();
+  dst_dims.push_back(m);
+  dst_dims.push_back(n);
+  std::optional<dnnl::memory::desc> bias;
+  if (HasInput(node, 2)) {
+    RequireInputDtype(node, 2, {DataType::kFloat});
+    if (InputShape(node, 2).NumElements() != n) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("bias {} must have N = {} elements", InputShape(node, 2).ToString(), n));
+    }
+    std::vector<int64_t> bias_dims(rank, 1);
+    bias_dims.back() = n;
+    bias = F32Desc(ToDnnlDims(bias_dims), ToDnnlDims(RowMajorStrides(bias_dims)));
+  }
+  const dnnl::memory::desc a_desc = OperandDesc(a, rank);
+  const dnnl::memory::desc b_desc = OperandDesc(b, rank);
+  const dnnl::memory::desc dst_desc = F32Desc(ToDnnlDims(dst_dims), ToDnnlDims(RowMajorStrides(dst_dims)));
+  const bool constant_b = node.input(1)->constant() != nullptr;
+  return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
+    // A constant x2 is packed once, so oneDNN may choose its layout.
+    const dnnl::memory::desc b_build =
+        constant_b ? F32Desc(b_desc.dims(), dnnl::memory::format_tag::any) : b_desc;
+    dnnl::matmul::desc desc = bias ? dnnl::matmul::desc(a_desc, b_build, *bias, dst_desc)
+                                   : dnnl::matmul::desc(a_desc, b_build, dst_desc);
+    dnnl::matmul::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());
+    return std::make_unique<MatMulKernel>(node, pd, b_desc, bias);
+  });
+}
+
+}  // namespace
+
+void RegisterMatMulKernels(KernelRegistry& registry) {
+  RegisterKernel(registry, "MatMulV2", {DataType::kFloat},
+                 [](const Node& node) { return MakeMatMul(node, "transpose_x1", "transpose_x2"); });
+  RegisterKernel(registry, "BatchMatMulV2", {DataType::kFloat},
+                 [](const Node& node) { return MakeMatMul(node, "adj_x1", "adj_x2"); });
+}
+
+}  // namespace ge::device::cpu

@@ -1,0 +1,168 @@
+// BatchNorm (inference) and LayerNorm.
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/kernel_utils.h"
+
+namespace ge::device::cpu {
+
+namespace {
+
+// y = x * a[c] + b[c] with a = scale / sqrt(var + eps), b = offset - mean * a,
+// folded per run from the four parameter inputs (C values: negligible work).
+template <typename T>
+class BatchNormKernel final : public Kernel {
+ public:
+  BatchNormKernel(int64_t batch, int64_t channels, int64_t spatial, float epsilon)
+      : batch_(batch), channels_(channels), spatial_(spatial), epsilon_(epsilon) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const T* x = ctx.inputs[0].as<const T>();
+    const T* scale = ctx.inputs[1].as<const T>();
+    const T* offset = ctx.inputs[2].as<const T>();
+    const T* mean = ctx.inputs[3].as<const T>();
+    const T* variance = ctx.inputs[4].as<const T>();
+    T* y = ctx.outputs[0].as<T>();
+    std::vector<T> a(channels_), b(channels_);
+    for (int64_t c = 0; c < channels_; ++c) {
+      a[c] = scale[c] / std::sqrt(variance[c] + static_cast<T>(epsilon_));
+      b[c] = offset[c] - mean[c] * a[c];
+    }
+    const int64_t planes = batch_ * channels_;
+#pragma omp parallel for if (planes * spatial_ > kParallelGrain)
+    for (int64_t p = 0; p < planes; ++p) {
+      const int64_t c = p % channels_;
+      const T* in = x + p * spatial_;
+      T* out = y + p * spatial_;
+      const T ac = a[c], bc = b[c];
+      for (int64_t i = 0; i < spatial_; ++i) out[i] = in[i] * ac + bc;
+    }
+  }
+
+ private:
+  int64_t batch_, channels_, spatial_;
+  float epsilon_;
+};
+
+std::unique_ptr<Kernel> MakeBatchNorm(const Node& node) {
+  RequireNchw(node);
+  if (node.attrs().GetBool("is_training")) {
+    Fail(node, ErrorCode::kUnsupported, "attribute 'is_training' is true; only inference is supported");
+  }
+  const Shape& x = InputShape(node, 0);
+  if (x.rank() < 2) Fail(node, ErrorCode::kInvalidArgument, fmt::format("x must have rank >= 2, got {}", x.ToString()));
+  const int64_t channels = x.dim(1);
+  for (size_t i = 1; i <= 4; ++i) {
+    if (InputShape(node, i).NumElements() != channels || InputDtype(node, i) != InputDtype(node, 0)) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("input {} must be {} with {} elements (the channels of x {}), got {} {}", i,
+                       DataTypeName(InputDtype(node, 0)), channels, x.ToString(), DataTypeName(InputDtype(node, i)),
+                       InputShape(node, i).ToString()));
+    }
+  }
+  const int64_t spatial = Product(std::span(x.dims()).subspan(2));
+  const float epsilon = node.attrs().GetFloat("epsilon");
+  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<BatchNormKernel<typename decltype(tag)::type>>(x.dim(0), channels, spatial, epsilon);
+  });
+}
+
+// x viewed as [rows, cols] with cols = the normalized axes; gamma and beta
+// cover the trailing `params` elements of a row's index space, so a flat
+// element i uses gamma[i % params].
+template <typename T>
+class LayerNormKernel final : public Kernel {
+ public:
+  LayerNormKernel(int64_t rows, int64_t cols, int64_t params, float epsilon)
+      : rows_(rows), cols_(cols), params_(params), epsilon_(epsilon) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const T* x = ctx.inputs[0].as<const T>();
+    const T* gamma = ctx.inputs[1].as<const T>();
+    const T* beta = ctx.inputs[2].as<const T>();
+    T* y = ctx.outputs[0].as<T>();
+    T* mean_out = ctx.outputs.size() > 1 ? ctx.outputs[1].as<T>() : nullptr;
+    T* var_out = ctx.outputs.size() > 2 ? ctx.outputs[2].as<T>() : nullptr;
+#pragma omp parallel for if (rows_ * cols_ > kParallelGrain)
+    for (int64_t r = 0; r < rows_; ++r) {
+      const T* in = x + r * cols_;
+      T* out = y + r * cols_;
+      // Two passes in double: mean first, then the centred sum of squares.
+      double sum = 0;
+      for (int64_t c = 0; c < cols_; ++c) sum += in[c];
+      const double mean = sum / static_cast<double>(cols_);
+      double squares = 0;
+      for (int64_t c = 0; c < cols_; ++c) {
+        const double d = in[c] - mean;
+        squares += d * d;
+      }
+      const double variance = squares / static_cast<double>(cols_);
+      const T inv_std = static_cast<T>(1.0 / std::sqrt(variance + epsilon_));
+      const T m = static_cast<T>(mean);
+      if (params_ == cols_) {  // the usual case: one gamma per normalized element
+        for (int64_t c = 0; c < cols_; ++c) out[c] = (in[c] - m) * inv_std * gamma[c] + beta[c];
+      } else {
+        const int64_t param_base = (r * cols_) % params_;
+        for (int64_t c = 0; c < cols_; ++c) {
+          const int64_t p = (param_base + c) % params_;
+          out[c] = (in[c] - m) * inv_std * gamma[p] + beta[p];
+        }
+      }
+      if (mean_out != nullptr) mean_out[r] = m;
+      if (var_out != nullptr) var_out[r] = static_cast<T>(variance);
+    }
+  }
+
+ private:
+  int64_t rows_, cols_, params_;
+  float epsilon_;
+};
+
+std::unique_ptr<Kernel> MakeLayerNorm(const Node& node) {
+  const Shape& x = InputShape(node, 0);
+  const int64_t norm_axis = NormalizeAxisOf(node, node.attrs().GetInt("begin_norm_axis"), x.rank(),
+                                            "begin_norm_axis");
+  const auto& dims = x.dims();
+  const int64_t rows = Product(std::span(dims).first(norm_axis));
+  const int64_t cols = Product(std::span(dims).subspan(norm_axis));
+  // gamma and beta must equal trailing dims of x (leading 1s allowed).
+  for (size_t i : {1, 2}) {
+    const Shape& param = InputShape(node, i);
+    bool trailing = param.rank() <= x.rank();
+    for (size_t d = 0; trailing && d < param.rank(); ++d) {
+      const size_t xd = x.rank() - param.rank() + d;
+      trailing = param.dim(d) == x.dim(xd) || (param.dim(d) == 1 && static_cast<int64_t>(xd) < norm_axis);
+    }
+    trailing = trailing && InputShape(node, i).NumElements() == InputShape(node, 1).NumElements();
+    if (!trailing || InputDtype(node, i) != InputDtype(node, 0)) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("input {} ({}) is {} {}; it must have x's dtype and trailing dims of x {}", i,
+                       i == 1 ? "gamma" : "beta", DataTypeName(InputDtype(node, i)), param.ToString(), x.ToString()));
+    }
+  }
+  int64_t params = InputShape(node, 1).NumElements();
+  if (params == 0) Fail(node, ErrorCode::kInvalidArgument, "gamma is empty");
+  for (size_t i = 1; i < node.num_outputs(); ++i) {
+    if (OutputShape(node, i).NumElements() != rows) {
+      Fail(node, ErrorCode::kInvalidModel,
+           fmt::format("output {} has shape {}; it must hold one value per normalized row ({})", i,
+                       OutputShape(node, i).ToString(), rows));
+    }
+  }
+  const float epsilon = node.attrs().GetFloat("epsilon");
+  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<LayerNormKernel<typename decltype(tag)::type>>(rows, cols, params, epsilon);
+  });
+}
+
+}  // namespace
+
+void RegisterNormalizationKernels(KernelRegistry& registry) {
+  RegisterKernel(registry, "BatchNorm", DataTypesOf(FloatTypes{}), MakeBatchNorm);
+  RegisterKernel(registry, "LayerNorm", DataTypesOf(FloatTypes{}), MakeLayerNorm);
+}
+
+}  // namespace ge::device::cpu

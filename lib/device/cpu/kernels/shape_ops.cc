@@ -1,0 +1,156 @@
+// Shape-only ops: the views (Identity, Reshape, Flatten, Squeeze, Unsqueeze),
+// Shape and Cast.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/kernel_utils.h"
+
+namespace ge::device::cpu {
+
+namespace {
+
+// A view's output is its input's bytes under another shape. The runtime makes
+// the output share the input buffer when it can; otherwise this copies.
+class ViewKernel final : public Kernel {
+ public:
+  explicit ViewKernel(size_t bytes) : bytes_(bytes) {}
+  void Run(const KernelContext& ctx) const override {
+    if (ctx.outputs[0].data != ctx.inputs[0].data) std::memcpy(ctx.outputs[0].data, ctx.inputs[0].data, bytes_);
+  }
+  int AliasedInput(size_t output_index) const override { return output_index == 0 ? 0 : -1; }
+
+ private:
+  size_t bytes_;
+};
+
+std::unique_ptr<Kernel> MakeView(const Node& node) {
+  const int64_t in_elements = InputShape(node, 0).NumElements();
+  const int64_t out_elements = OutputShape(node, 0).NumElements();
+  if (in_elements != out_elements || node.output(0)->dtype() != InputDtype(node, 0)) {
+    Fail(node, ErrorCode::kInvalidModel,
+         fmt::format("a view must keep dtype and element count: {} {} -> {} {}", DataTypeName(InputDtype(node, 0)),
+                     InputShape(node, 0).ToString(), DataTypeName(node.output(0)->dtype()),
+                     OutputShape(node, 0).ToString()));
+  }
+  return std::make_unique<ViewKernel>(static_cast<size_t>(in_elements) * DataTypeSize(InputDtype(node, 0)));
+}
+
+// Writes the (static) input shape; known when the kernel is built.
+template <typename Index>
+class ShapeKernel final : public Kernel {
+ public:
+  explicit ShapeKernel(const Shape& shape) : dims_(shape.dims().begin(), shape.dims().end()) {}
+  void Run(const KernelContext& ctx) const override {
+    std::copy(dims_.begin(), dims_.end(), ctx.outputs[0].as<Index>());
+  }
+
+ private:
+  std::vector<Index> dims_;
+};
+
+std::unique_ptr<Kernel> MakeShape(const Node& node) {
+  const Shape& shape = InputShape(node, 0);
+  switch (node.output(0)->dtype()) {
+    case DataType::kInt32: return std::make_unique<ShapeKernel<int32_t>>(shape);
+    case DataType::kInt64: return std::make_unique<ShapeKernel<int64_t>>(shape);
+    default:
+      Fail(node, ErrorCode::kUnsupported,
+           fmt::format("output dtype {} is not supported; supported: int32, int64",
+                       DataTypeName(node.output(0)->dtype())));
+  }
+}
+
+// --- Cast --------------------------------------------------------------------
+
+float ToFloat(BFloat16 v) {
+  uint32_t bits = uint32_t{v.bits} << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+BFloat16 ToBFloat16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  if (std::isnan(f)) return {static_cast<uint16_t>((bits >> 16) | 0x40)};  // keep it a (quiet) NaN
+  bits += 0x7FFF + ((bits >> 16) & 1);  // round to nearest even
+  return {static_cast<uint16_t>(bits >> 16)};
+}
+
+// The arithmetic type a stored element converts through.
+template <typename T>
+using Arith = std::conditional_t<std::is_same_v<T, BFloat16> || std::is_same_v<T, _Float16>, float, T>;
+
+template <typename T>
+Arith<T> Load(T v) {
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    return ToFloat(v);
+  } else {
+    return static_cast<Arith<T>>(v);
+  }
+}
+
+// Float to integer conversion saturates and maps NaN to 0, so that every
+// input has a defined result (plain C++ conversion is undefined out of range).
+template <typename Dst, typename Src>
+Dst Convert(Src v) {
+  if constexpr (std::is_same_v<Dst, bool>) {
+    return v != Src(0);
+  } else if constexpr (std::is_same_v<Dst, BFloat16>) {
+    return ToBFloat16(static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<Dst> && std::is_floating_point_v<Src>) {
+    if (std::isnan(v)) return Dst(0);
+    if (v <= static_cast<Src>(std::numeric_limits<Dst>::lowest())) return std::numeric_limits<Dst>::lowest();
+    if (v >= static_cast<Src>(std::numeric_limits<Dst>::max())) return std::numeric_limits<Dst>::max();
+    return static_cast<Dst>(v);
+  } else {
+    return static_cast<Dst>(v);
+  }
+}
+
+template <typename Src, typename Dst>
+class CastKernel final : public Kernel {
+ public:
+  void Run(const KernelContext& ctx) const override {
+    const Src* x = ctx.inputs[0].as<const Src>();
+    Dst* y = ctx.outputs[0].as<Dst>();
+    const int64_t n = ctx.outputs[0].num_elements();
+#pragma omp parallel for if (n > kParallelGrain)
+    for (int64_t i = 0; i < n; ++i) y[i] = Convert<Dst>(Load(x[i]));
+  }
+};
+
+std::unique_ptr<Kernel> MakeCast(const Node& node) {
+  const int64_t dst_value = node.attrs().GetInt("dst_type");
+  const DataType src = InputDtype(node, 0);
+  const DataType dst = static_cast<DataType>(dst_value);
+  if (node.output(0)->dtype() != dst) {
+    Fail(node, ErrorCode::kInvalidModel,
+         fmt::format("attribute 'dst_type' is {} but the output dtype is {}", dst_value,
+                     DataTypeName(node.output(0)->dtype())));
+  }
+  if (src == dst) return MakeView(node);
+  return DispatchDtype(node, src, AllTypes{}, [&](auto src_tag) -> std::unique_ptr<Kernel> {
+    return DispatchDtype(node, dst, AllTypes{}, [](auto dst_tag) -> std::unique_ptr<Kernel> {
+      return std::make_unique<CastKernel<typename decltype(src_tag)::type, typename decltype(dst_tag)::type>>();
+    });
+  });
+}
+
+}  // namespace
+
+void RegisterShapeKernels(KernelRegistry& registry) {
+  const std::vector<DataType> all = DataTypesOf(AllTypes{});
+  for (const char* view : {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze"}) {
+    RegisterKernel(registry, view, all, MakeView);
+  }
+  RegisterKernel(registry, "Shape", all, MakeShape);
+  RegisterKernel(registry, "Cast", all, MakeCast);
+}
+
+}  // namespace ge::device::cpu

@@ -1,0 +1,154 @@
+// TransposeD: permutes the axes. Works on raw elements of 1, 2, 4 or 8 bytes,
+// so one kernel serves every dtype.
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/kernel_utils.h"
+
+namespace ge::device::cpu {
+
+namespace {
+
+// The permutation reduced to its essentials: size-1 axes dropped and input
+// axes that stay adjacent in the output merged ([B,S,H,D] -> [B,H,S,D] keeps
+// D whole). out_dims[k] is read with input stride in_strides[k].
+struct TransposePlan {
+  std::vector<int64_t> out_dims;
+  std::vector<int64_t> in_strides;
+};
+
+TransposePlan PlanTranspose(const std::vector<int64_t>& in_dims, const std::vector<int64_t>& perm) {
+  // Input axes kept, renumbered; merged runs of them.
+  std::vector<int64_t> kept;
+  for (int64_t axis : perm) {
+    if (in_dims[axis] != 1) kept.push_back(axis);
+  }
+  // Runs: maximal sequences in output order with consecutive input axes.
+  std::vector<std::vector<int64_t>> runs;
+  for (int64_t axis : kept) {
+    if (!runs.empty() && runs.back().back() + 1 == axis) {
+      runs.back().push_back(axis);
+    } else {
+      runs.push_back({axis});
+    }
+  }
+  // Input strides of each run: product of the input dims after the run's
+  // last axis, counting only kept axes (size-1 axes contribute nothing).
+  TransposePlan plan;
+  for (const auto& run : runs) {
+    int64_t size = 1;
+    for (int64_t axis : run) size *= in_dims[axis];
+    int64_t stride = 1;
+    for (size_t axis = run.back() + 1; axis < in_dims.size(); ++axis) stride *= in_dims[axis];
+    plan.out_dims.push_back(size);
+    plan.in_strides.push_back(stride);
+  }
+  if (plan.out_dims.empty()) {
+    plan.out_dims.push_back(1);
+    plan.in_strides.push_back(1);
+  }
+  return plan;
+}
+
+// Two ways to walk the output. When the output's last dim is contiguous in
+// the input too, each output row is one memcpy. Otherwise the input's
+// contiguous dim sits at some other output position `p`; the kernel then
+// copies square tiles of (output dim p) x (output last dim), so that both the
+// reads and the writes of a tile stay within a few cache lines.
+template <typename Element>
+class TransposeKernel final : public Kernel {
+ public:
+  explicit TransposeKernel(TransposePlan plan) : plan_(std::move(plan)) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const auto* x = ctx.inputs[0].as<const Element>();
+    auto* y = ctx.outputs[0].as<Element>();
+    if (plan_.in_strides.back() == 1) {
+      CopyRows(x, y);
+    } else {
+      CopyTiles(x, y);
+    }
+  }
+
+ private:
+  void CopyRows(const Element* x, Element* y) const {
+    const size_t rank = plan_.out_dims.size();
+    const int64_t inner = plan_.out_dims.back();
+    int64_t rows = 1;
+    for (size_t k = 0; k + 1 < rank; ++k) rows *= plan_.out_dims[k];
+#pragma omp parallel for if (rows * inner > kParallelGrain)
+    for (int64_t row = 0; row < rows; ++row) {
+      int64_t offset = 0;
+      int64_t rest = row;
+      for (size_t k = rank - 1; k-- > 0;) {
+        offset += (rest % plan_.out_dims[k]) * plan_.in_strides[k];
+        rest /= plan_.out_dims[k];
+      }
+      std::memcpy(y + row * inner, x + offset, static_cast<size_t>(inner) * sizeof(Element));
+    }
+  }
+
+  void CopyTiles(const Element* x, Element* y) const {
+    constexpr int64_t kTile = 32;
+    const size_t rank = plan_.out_dims.size();
+    const size_t last = rank - 1;
+    size_t p = 0;
+    while (plan_.in_strides[p] != 1) ++p;  // exists: some output dim is the input's innermost
+    const std::vector<int64_t> out_strides = RowMajorStrides(plan_.out_dims);
+    const int64_t p_dim = plan_.out_dims[p], l_dim = plan_.out_dims[last];
+    const int64_t p_out_stride = out_strides[p], l_in_stride = plan_.in_strides[last];
+    int64_t others = 1;
+    for (size_t k = 0; k < last; ++k) others *= k == p ? 1 : plan_.out_dims[k];
+    const int64_t p_tiles = (p_dim + kTile - 1) / kTile;
+    const int64_t total = others * p_dim * l_dim;
+#pragma omp parallel for collapse(2) if (total > kParallelGrain)
+    for (int64_t o = 0; o < others; ++o) {
+      for (int64_t pt = 0; pt < p_tiles; ++pt) {
+        // Offsets of this combination of the other dims.
+        int64_t in_base = 0, out_base = 0, rest = o;
+        for (size_t k = last; k-- > 0;) {
+          if (k == p) continue;
+          const int64_t index = rest % plan_.out_dims[k];
+          rest /= plan_.out_dims[k];
+          in_base += index * plan_.in_strides[k];
+          out_base += index * out_strides[k];
+        }
+        const int64_t i_end = std::min(p_dim, (pt + 1) * kTile);
+        for (int64_t lt = 0; lt < l_dim; lt += kTile) {
+          const int64_t j_end = std::min(l_dim, lt + kTile);
+          for (int64_t i = pt * kTile; i < i_end; ++i) {
+            Element* out = y + out_base + i * p_out_stride;
+            const Element* in = x + in_base + i;
+            for (int64_t j = lt; j < j_end; ++j) out[j] = in[j * l_in_stride];
+          }
+        }
+      }
+    }
+  }
+
+  TransposePlan plan_;
+};
+
+std::unique_ptr<Kernel> MakeTranspose(const Node& node) {
+  const Shape& in = InputShape(node, 0);
+  std::vector<int64_t> perm = NormalizeAxesOf(node, node.attrs().GetInts("perm"), in.rank(), "perm");
+  if (perm.size() != in.rank()) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("attribute 'perm' has {} entries for an input of rank {}", perm.size(), in.rank()));
+  }
+  TransposePlan plan = PlanTranspose(in.dims(), perm);
+  return DispatchElementSize(node, InputDtype(node, 0), [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<TransposeKernel<typename decltype(tag)::type>>(std::move(plan));
+  });
+}
+
+}  // namespace
+
+void RegisterTransposeKernels(KernelRegistry& registry) {
+  RegisterKernel(registry, "TransposeD", DataTypesOf(AllTypes{}), MakeTranspose);
+}
+
+}  // namespace ge::device::cpu

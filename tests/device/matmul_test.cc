@@ -1,0 +1,123 @@
+// MatMulV2 and BatchMatMulV2 (oneDNN) against a float64 numpy-matmul loop.
+#include <catch2/catch.hpp>
+
+#include "ge/error.h"
+#include "kernel_harness.h"
+
+using namespace ge;
+using namespace ge::test;
+
+namespace {
+
+// numpy matmul of a (optionally transposed in its last two dims) and b, plus bias[N].
+std::vector<double> ReferenceMatMul(const Tensor& a, const Tensor& b, bool ta, bool tb, const Tensor* bias,
+                                    std::vector<int64_t>& out_dims) {
+  std::vector<int64_t> ad = a.shape().dims(), bd = b.shape().dims();
+  const bool a_vec = ad.size() == 1, b_vec = bd.size() == 1;
+  if (a_vec) ad.insert(ad.begin(), 1);
+  if (b_vec) bd.push_back(1);
+  const size_t ar = ad.size(), br = bd.size();
+  const int64_t m = ta && !a_vec ? ad[ar - 1] : ad[ar - 2];
+  const int64_t k = ta && !a_vec ? ad[ar - 2] : ad[ar - 1];
+  const int64_t n = tb && !b_vec ? bd[br - 2] : bd[br - 1];
+  const size_t batch_rank = std::max(ar, br) - 2;
+  std::vector<int64_t> batch(batch_rank);
+  for (size_t i = 0; i < batch_rank; ++i) {
+    const int64_t da = i + ar >= batch_rank + 2 ? ad[i + ar - batch_rank - 2] : 1;
+    const int64_t db = i + br >= batch_rank + 2 ? bd[i + br - batch_rank - 2] : 1;
+    batch[i] = std::max(da, db);
+  }
+  const auto av = ToDoubles(a), bv = ToDoubles(b);
+  const std::vector<double> biasv = bias ? ToDoubles(*bias) : std::vector<double>(n, 0.0);
+  std::vector<double> out;
+  int64_t batches = 1;
+  for (int64_t d : batch) batches *= d;
+  for (int64_t t = 0; t < batches; ++t) {
+    const auto bi = Unravel(t, batch);
+    auto offset = [&](const std::vector<int64_t>& dims) {  // start of this batch's matrix
+      std::vector<int64_t> index(dims.size(), 0);
+      for (size_t d = 0; d + 2 < dims.size(); ++d) {
+        const int64_t src = bi[d + batch_rank + 2 - dims.size()];
+        index[d] = dims[d] == 1 ? 0 : src;
+      }
+      return Ravel(index, dims);
+    };
+    const int64_t ao = offset(ad), bo = offset(bd);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = biasv[j];
+        for (int64_t p = 0; p < k; ++p) {
+          const double x = av[ao + (ta && !a_vec ? p * m + i : i * k + p)];
+          const double y = bv[bo + (tb && !b_vec ? j * k + p : p * n + j)];
+          acc += x * y;
+        }
+        out.push_back(acc);
+      }
+  }
+  out_dims = batch;
+  if (!a_vec) out_dims.push_back(m);
+  if (!b_vec) out_dims.push_back(n);
+  return out;
+}
+
+void CheckMatMul(const std::string& op, Shape a_shape, Shape b_shape, bool ta, bool tb, bool with_bias,
+                 bool constant_b, std::mt19937& rng) {
+  Tensor a = RandomTensor(DataType::kFloat, a_shape, rng);
+  Tensor b = RandomTensor(DataType::kFloat, b_shape, rng);
+  const size_t br = b_shape.rank();
+  const int64_t n = br == 1 ? 1 : b_shape.dim(tb ? br - 2 : br - 1);
+  std::vector<int64_t> out_dims;
+  Tensor bias = RandomTensor(DataType::kFloat, {n}, rng);
+  const std::vector<double> expected = ReferenceMatMul(a, b, ta, tb, with_bias ? &bias : nullptr, out_dims);
+
+  Graph g;
+  std::vector<Value*> inputs = {g.AddInput("a", DataType::kFloat, a_shape),
+                                constant_b ? g.AddConstant("b", b) : g.AddInput("b", DataType::kFloat, b_shape)};
+  if (with_bias) inputs.push_back(g.AddConstant("bias", bias));
+  Node* node = g.AddNode(op, "mm", inputs);
+  const bool v2 = op == "MatMulV2";
+  node->attrs().Set(v2 ? "transpose_x1" : "adj_x1", ta);
+  node->attrs().Set(v2 ? "transpose_x2" : "adj_x2", tb);
+  node->attrs().Set("offset_x", int64_t{0});
+  SetOutput(node, 0, DataType::kFloat, Shape(out_dims));
+  INFO(op << " " << a_shape.ToString() << " x " << b_shape.ToString() << " ta " << ta << " tb " << tb << " bias "
+          << with_bias << " constant b " << constant_b);
+  CheckClose(RunCpuKernel(*node, {a, constant_b ? Tensor() : b})[0], expected, 1e-5, 1e-5);
+}
+
+}  // namespace
+
+TEST_CASE("MatMulV2 with transposes, bias and packed constant weights", "[device][matmul]") {
+  std::mt19937 rng(20);
+  for (bool ta : {false, true})
+    for (bool tb : {false, true})
+      for (bool constant_b : {false, true}) {
+        CheckMatMul("MatMulV2", ta ? Shape{33, 17} : Shape{17, 33}, tb ? Shape{20, 33} : Shape{33, 20}, ta, tb,
+                    /*with_bias=*/true, constant_b, rng);
+      }
+  CheckMatMul("MatMulV2", {64, 128}, {128, 96}, false, false, false, true, rng);
+}
+
+TEST_CASE("BatchMatMulV2 broadcasts batches and follows numpy 1-D rules", "[device][matmul]") {
+  std::mt19937 rng(21);
+  CheckMatMul("BatchMatMulV2", {3, 4, 5}, {3, 5, 6}, false, false, false, false, rng);
+  CheckMatMul("BatchMatMulV2", {2, 3, 4, 5}, {5, 6}, false, false, true, true, rng);     // weights broadcast
+  CheckMatMul("BatchMatMulV2", {4, 5}, {2, 3, 5, 6}, false, false, false, false, rng);   // x1 broadcast
+  CheckMatMul("BatchMatMulV2", {2, 1, 4, 5}, {1, 3, 5, 6}, false, false, false, false, rng);  // both
+  CheckMatMul("BatchMatMulV2", {2, 5, 4}, {2, 6, 5}, true, true, false, false, rng);     // adjoints
+  CheckMatMul("BatchMatMulV2", {5}, {2, 5, 6}, false, false, false, false, rng);          // 1-D x1
+  CheckMatMul("BatchMatMulV2", {2, 4, 5}, {5}, false, false, false, false, rng);          // 1-D x2
+  CheckMatMul("BatchMatMulV2", {7}, {7}, false, false, false, false, rng);                // dot product
+}
+
+TEST_CASE("matmul with mismatched inner dims fails naming the node", "[device][matmul]") {
+  Graph g;
+  Node* node = g.AddNode("MatMulV2", "fc1", {g.AddInput("a", DataType::kFloat, {2, 3}),
+                                              g.AddInput("b", DataType::kFloat, {4, 5})});
+  node->attrs().Set("transpose_x1", false);
+  node->attrs().Set("transpose_x2", false);
+  node->attrs().Set("offset_x", int64_t{0});
+  SetOutput(node, 0, DataType::kFloat, {2, 5});
+  CHECK_THROWS_WITH(RunCpuKernel(*node, {Tensor(DataType::kFloat, {2, 3}), Tensor(DataType::kFloat, {4, 5})}),
+                    Catch::Contains("fc1") && Catch::Contains("inner dimensions"));
+}
