@@ -1,0 +1,33 @@
+#include "runtime/arena_pool.h"
+
+#include "runtime/memory_planner.h"
+
+namespace ge::runtime {
+
+ArenaPool::ArenaPool(device::Allocator& allocator, size_t arena_bytes)
+    : allocator_(allocator), arena_bytes_(arena_bytes) {}
+
+ArenaPool::~ArenaPool() {
+  for (std::byte* arena : all_) allocator_.Free(arena);
+}
+
+ArenaPool::Lease ArenaPool::Acquire() {
+  std::lock_guard lock(mutex_);
+  if (free_.empty()) {
+    // Allocated under the lock so that all_ stays consistent; it happens only
+    // when more runs are in flight than ever before.
+    auto* arena = static_cast<std::byte*>(allocator_.Allocate(arena_bytes_, kArenaAlignment));
+    all_.push_back(arena);
+    free_.push_back(arena);
+  }
+  std::byte* arena = free_.back();
+  free_.pop_back();
+  return Lease(*this, arena);
+}
+
+void ArenaPool::Return(std::byte* arena) {
+  std::lock_guard lock(mutex_);
+  free_.push_back(arena);
+}
+
+}  // namespace ge::runtime

@@ -1,0 +1,36 @@
+// CompiledModel: the public face of CompiledModel::Impl (execution_plan.h).
+// Compiling is compiler.cc, running executor.cc, files gem_writer.cc/gem_reader.cc.
+#include "ge/compiled_model.h"
+
+#include "runtime/compiler.h"
+#include "runtime/execution_plan.h"
+#include "runtime/gem_file.h"
+
+namespace ge {
+
+CompiledModel::CompiledModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CompiledModel::~CompiledModel() = default;
+
+std::shared_ptr<const CompiledModel> CompiledModel::Compile(std::unique_ptr<Graph> graph, const Options& options) {
+  return std::make_shared<const CompiledModel>(runtime::CompileGraph(std::move(graph), options));
+}
+
+std::shared_ptr<const CompiledModel> CompiledModel::Load(const std::string& path) {
+  return std::make_shared<const CompiledModel>(runtime::LoadGemFile(path));
+}
+
+std::shared_ptr<const CompiledModel> CompiledModel::LoadFromMemory(const void* data, size_t size,
+                                                                   const std::string& origin) {
+  return std::make_shared<const CompiledModel>(runtime::LoadGemBuffer(data, size, origin));
+}
+
+void CompiledModel::Save(const std::string& path) const { runtime::SaveGemFile(*impl_, path); }
+
+const std::vector<TensorInfo>& CompiledModel::inputs() const { return impl_->inputs; }
+const std::vector<TensorInfo>& CompiledModel::outputs() const { return impl_->outputs; }
+MemorySummary CompiledModel::memory() const { return impl_->memory; }
+const std::vector<PassTiming>& CompiledModel::pass_timings() const { return impl_->pass_timings; }
+const Graph& CompiledModel::graph() const { return *impl_->graph; }
+const std::string& CompiledModel::device_name() const { return impl_->device_name; }
+
+}  // namespace ge

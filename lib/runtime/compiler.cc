@@ -1,0 +1,81 @@
+#include "runtime/compiler.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "device/device.h"
+#include "ge/error.h"
+#include "graph/verifier.h"
+#include "passes/pass.h"
+#include "runtime/constant_evaluator.h"
+#include "runtime/intra_op_threads.h"
+#include "runtime/model_layout.h"
+#include "runtime/storage_plan.h"
+
+namespace ge::runtime {
+namespace {
+
+// The planner and the kernels need every dtype and dimension fixed.
+void RequireStaticShapes(const Graph& graph) {
+  for (const Node* node : graph.nodes()) {
+    for (const Value* output : node->outputs()) {
+      if (!output->shape().IsStatic()) {
+        throw Error(ErrorCode::kUnsupported,
+                    fmt::format("{}: output '{}' has shape {} after shape inference; ge runs static shapes only "
+                                "(give the graph inputs fixed shapes)",
+                                node->Describe(), output->name(), output->shape().ToString()));
+      }
+      if (output->dtype() == DataType::kUndefined) {
+        throw Error(ErrorCode::kInvalidModel,
+                    fmt::format("{}: output '{}' has no dtype after shape inference", node->Describe(), output->name()));
+      }
+    }
+  }
+}
+
+// The PassManager checks the names too; this says which option they came from.
+void CheckDisabledPasses(const PassManager& passes, const std::set<std::string>& disabled) {
+  std::vector<std::string> known = passes.PassNames();
+  for (const std::string& name : disabled) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      throw Error(ErrorCode::kInvalidArgument, fmt::format("option ge.disablePasses: unknown pass '{}'; valid passes: {}",
+                                                           name, fmt::join(known, ", ")));
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, const Options& options) {
+  if (!graph) throw Error(ErrorCode::kInvalidArgument, "CompiledModel::Compile: the graph is null");
+  auto impl = std::make_unique<CompiledModel::Impl>();
+  impl->options = options;
+  impl->settings = ParseOptions(options);
+  ScopedIntraOpThreads threads(impl->settings.intra_op_threads);  // kernels size their scratch by it
+  if (graph->outputs().empty()) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("graph '{}' has no outputs", graph->name()));
+  }
+
+  device::Device& device = device::CpuDevice();
+  KernelConstantEvaluator evaluator(device);
+  PassContext context{&impl->options, &evaluator};
+  PassManager passes = PassManager::WithBuiltinPasses();
+  CheckDisabledPasses(passes, impl->settings.disabled_passes);
+  PassManagerOptions pass_options{impl->settings.disabled_passes, impl->settings.dump_graph_dir};
+  impl->pass_timings = passes.Run(*graph, context, pass_options);
+  VerifyGraph(*graph);
+  RequireStaticShapes(*graph);
+
+  impl->graph = std::move(graph);
+  std::vector<Node*> order = impl->graph->TopologicalOrder();
+  std::vector<const Node*> nodes(order.begin(), order.end());
+  std::vector<size_t> steps = DefaultStepNodes(nodes);
+  LayOutModel(*impl, device, std::move(nodes), steps);
+  PlanStorage(*impl);
+  impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes);
+  return impl;
+}
+
+}  // namespace ge::runtime

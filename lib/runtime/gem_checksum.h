@@ -1,0 +1,15 @@
+// The .gem file checksum: detects every single-byte change of a file, so a
+// flipped bit is reported as corruption instead of loading wrong weights.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ge::runtime {
+
+// A 64-bit hash of data[0, size) in which the 8 bytes at checksum_offset (the
+// stored checksum itself) count as zeros. Each 8-byte word goes through an
+// invertible mixing step, so any change of one word changes the result.
+uint64_t GemChecksum(const uint8_t* data, size_t size, size_t checksum_offset);
+
+}  // namespace ge::runtime

@@ -1,0 +1,29 @@
+// The .gem model file (gem.fbs): a CompiledModel saved with its optimized
+// graph, weights, execution order, impl modes and memory plan, so loading it
+// rebuilds only the kernels. docs/model-file.md describes the format.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "runtime/execution_plan.h"
+
+namespace ge::runtime {
+
+// The format this build writes, and the newest it reads.
+inline constexpr uint32_t kGemFormatVersion = 1;
+
+// Writes "<path>.tmp" and renames it to `path`, so the file appears whole or
+// not at all. Throws ge::Error (kIoError naming the path; kUnsupported for
+// content the format cannot hold).
+void SaveGemFile(const CompiledModel::Impl& impl, const std::string& path);
+
+// Throw ge::Error naming the path/origin: kNotFound or kIoError when the file
+// cannot be read, kInvalidModel for anything that is not a sound .gem file
+// (bad magic, verifier or checksum failure, inconsistent plan), kUnsupported
+// for a newer format version or a plan for another device.
+std::unique_ptr<CompiledModel::Impl> LoadGemFile(const std::string& path);
+std::unique_ptr<CompiledModel::Impl> LoadGemBuffer(const void* data, size_t size, const std::string& origin);
+
+}  // namespace ge::runtime

@@ -1,0 +1,321 @@
+// Loads a .gem file: checks it (magic, FlatBuffers verifier, format version,
+// checksum), rebuilds the graph and the kernels, and takes the stored
+// execution order and memory plan as they are. Constants point into the file's
+// bytes, which the model keeps (memory-mapped when loaded from a path).
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "device/device.h"
+#include "gem_generated.h"
+#include "ge/error.h"
+#include "graph/verifier.h"
+#include "runtime/gem_checksum.h"
+#include "runtime/gem_file.h"
+#include "runtime/intra_op_threads.h"
+#include "runtime/model_layout.h"
+#include "runtime/storage_plan.h"
+
+namespace ge::runtime {
+namespace {
+
+namespace fb = flatbuffers;
+
+// Root offset and file identifier.
+constexpr size_t kMinimalFileSize = 8;
+// Products of dims above this are not real tensors (and would overflow byte counts).
+constexpr int64_t kMaxElements = int64_t{1} << 48;
+
+[[noreturn]] void Corrupted(const std::string& detail) {
+  throw Error(ErrorCode::kInvalidModel, "corrupted or truncated model file" + detail);
+}
+
+DataType ReadDataType(int32_t code, const std::string& what) {
+  auto dtype = static_cast<DataType>(code);
+  std::optional<DataType> known = ParseDataType(DataTypeName(dtype));
+  if (!known || *known != dtype) Corrupted(fmt::format(" ({} has unknown dtype code {})", what, code));
+  return dtype;
+}
+
+Shape ReadShape(const fb::Vector<int64_t>* dims, const std::string& what) {
+  std::vector<int64_t> result;
+  int64_t elements = 1;
+  if (dims != nullptr) {
+    for (int64_t dim : *dims) {
+      if (dim < 0 || (dim > 0 && elements > kMaxElements / dim)) {
+        Corrupted(fmt::format(" ({} has an invalid shape)", what));
+      }
+      elements *= dim;
+      result.push_back(dim);
+    }
+  }
+  return Shape(std::move(result));
+}
+
+// Builds ge objects from the verified FlatBuffers tables.
+class GemLoader {
+ public:
+  GemLoader(const gem::Model& model, const uint8_t* weights, size_t weights_size)
+      : model_(model), weights_(weights), weights_size_(weights_size) {}
+
+  std::unique_ptr<CompiledModel::Impl> Load() {
+    const gem::GraphDef& graph_def = *model_.graph();
+    auto impl = std::make_unique<CompiledModel::Impl>();
+    if (model_.options() != nullptr) {
+      for (const gem::OptionDef* option : *model_.options()) impl->options[option->key()->str()] = option->value()->str();
+    }
+    impl->settings = ParseOptions(impl->options);
+    ScopedIntraOpThreads threads(impl->settings.intra_op_threads);  // kernels size their scratch by it
+    impl->graph = BuildGraph(graph_def);
+    // Kernels trust normalized attributes and consistent dtypes; a file from
+    // elsewhere gets the same checks as a graph handed to the compiler.
+    VerifyGraph(*impl->graph);
+
+    device::Device& device = device::CpuDevice();
+    std::string target = model_.header()->target_device() ? model_.header()->target_device()->str() : "";
+    if (target != device.name()) {
+      throw Error(ErrorCode::kUnsupported,
+                  fmt::format("the model was compiled for device '{}'; this ge runs it on '{}'", target, device.name()));
+    }
+    const gem::Plan& plan = *model_.plan();
+    std::vector<size_t> step_nodes;
+    if (plan.steps() != nullptr) {
+      for (const gem::StepDef* step : *plan.steps()) step_nodes.push_back(step->node());
+    }
+    std::vector<Node*> nodes = impl->graph->nodes();  // file order: a topological order
+    LayOutModel(*impl, device, std::vector<const Node*>(nodes.begin(), nodes.end()), step_nodes);
+    CheckGraphIo(*impl, graph_def);
+    TakePlan(*impl, plan);
+    CheckStorage(*impl);
+    GrowWorkspaces(*impl);
+    impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes);
+    return impl;
+  }
+
+ private:
+  std::unique_ptr<Graph> BuildGraph(const gem::GraphDef& graph_def) {
+    auto graph = std::make_unique<Graph>(graph_def.name() ? graph_def.name()->str() : "graph");
+    size_t num_values = graph_def.values() ? graph_def.values()->size() : 0;
+    std::vector<Value*> values(num_values, nullptr);
+    std::vector<Node*> nodes;
+    uint32_t next_value = 0;  // values are the node outputs in node order
+    if (graph_def.nodes() != nullptr) {
+      for (const gem::NodeDef* def : *graph_def.nodes()) {
+        std::string name = def->name()->str();
+        std::vector<Value*> inputs;
+        if (def->inputs() != nullptr) {
+          for (int32_t id : *def->inputs()) {
+            if (id >= 0 && (static_cast<size_t>(id) >= num_values || values[id] == nullptr)) {
+              Corrupted(fmt::format(" (node '{}' reads value #{} before it is produced)", name, id));
+            }
+            inputs.push_back(id >= 0 ? values[id] : nullptr);
+          }
+        }
+        size_t num_outputs = def->outputs() ? def->outputs()->size() : 0;
+        Node* node = graph->AddNode(def->op_type()->str(), name, inputs, num_outputs);
+        if (node->name() != name) Corrupted(fmt::format(" (two nodes are named '{}')", name));
+        for (size_t i = 0; i < num_outputs; ++i) {
+          uint32_t id = def->outputs()->Get(i);
+          if (id != next_value++ || id >= num_values) Corrupted(fmt::format(" (node '{}' has misnumbered outputs)", name));
+          const gem::ValueDef& value_def = *graph_def.values()->Get(id);
+          Value* value = node->output(i);
+          value->set_name(value_def.name()->str());
+          value->set_dtype(ReadDataType(value_def.dtype(), "value '" + value->name() + "'"));
+          value->set_shape(ReadShape(value_def.dims(), "value '" + value->name() + "'"));
+          values[id] = value;
+        }
+        if (def->attrs() != nullptr) {
+          for (const gem::Attr* attr : *def->attrs()) {
+            node->attrs().Set(attr->name()->str(), ReadAttr(*attr, name));
+          }
+        }
+        if (def->control_inputs() != nullptr) {
+          for (uint32_t control : *def->control_inputs()) {
+            if (control >= nodes.size()) Corrupted(fmt::format(" (node '{}' has a bad control input)", name));
+            node->AddControlInput(nodes[control]);
+          }
+        }
+        nodes.push_back(node);
+      }
+    }
+    if (next_value != num_values) Corrupted(" (values not produced by any node)");
+    std::vector<Value*> outputs;
+    if (graph_def.outputs() != nullptr) {
+      for (uint32_t id : *graph_def.outputs()) {
+        if (id >= num_values) Corrupted(" (a graph output is not a value)");
+        outputs.push_back(values[id]);
+      }
+    }
+    graph->SetOutputs(std::move(outputs));
+    return graph;
+  }
+
+  AttrValue ReadAttr(const gem::Attr& attr, const std::string& node) {
+    std::string what = fmt::format("attribute '{}' of node '{}'", attr.name()->str(), node);
+    switch (attr.data_type()) {
+      case gem::AttrData::IntAttr: return attr.data_as_IntAttr()->value();
+      case gem::AttrData::FloatAttr: return attr.data_as_FloatAttr()->value();
+      case gem::AttrData::StringAttr: {
+        auto* value = attr.data_as_StringAttr()->value();
+        return value ? value->str() : std::string();
+      }
+      case gem::AttrData::BoolAttr: return attr.data_as_BoolAttr()->value();
+      case gem::AttrData::IntsAttr: {
+        auto* values = attr.data_as_IntsAttr()->values();
+        return values ? std::vector<int64_t>(values->begin(), values->end()) : std::vector<int64_t>();
+      }
+      case gem::AttrData::FloatsAttr: {
+        auto* values = attr.data_as_FloatsAttr()->values();
+        return values ? std::vector<float>(values->begin(), values->end()) : std::vector<float>();
+      }
+      case gem::AttrData::StringsAttr: {
+        std::vector<std::string> strings;
+        if (auto* values = attr.data_as_StringsAttr()->values()) {
+          for (const fb::String* value : *values) strings.push_back(value->str());
+        }
+        return strings;
+      }
+      case gem::AttrData::TensorData: return ReadTensor(*attr.data_as_TensorData(), what);
+      case gem::AttrData::DataTypeAttr: return ReadDataType(attr.data_as_DataTypeAttr()->value(), what);
+      default: Corrupted(fmt::format(" ({} has no value)", what));
+    }
+  }
+
+  // A borrowed view of the weights; the model keeps the file's bytes alive.
+  Tensor ReadTensor(const gem::TensorData& data, const std::string& what) {
+    DataType dtype = ReadDataType(data.dtype(), what);
+    Shape shape = ReadShape(data.dims(), what);
+    uint64_t bytes = static_cast<uint64_t>(shape.NumElements()) * DataTypeSize(dtype);
+    if (data.size() != bytes || data.offset() > weights_size_ || bytes > weights_size_ - data.offset() ||
+        data.offset() % Tensor::kAlignment != 0) {
+      Corrupted(fmt::format(" ({}: tensor bytes outside the weights)", what));
+    }
+    return Tensor::Borrow(dtype, std::move(shape), const_cast<uint8_t*>(weights_ + data.offset()));
+  }
+
+  void CheckGraphIo(const CompiledModel::Impl& impl, const gem::GraphDef& graph_def) {
+    std::vector<int> stored;
+    if (graph_def.inputs() != nullptr) stored.assign(graph_def.inputs()->begin(), graph_def.inputs()->end());
+    if (stored != impl.input_values) Corrupted(" (graph inputs do not match the Data nodes)");
+  }
+
+  void TakePlan(CompiledModel::Impl& impl, const gem::Plan& plan) {
+    for (size_t s = 0; s < impl.steps.size(); ++s) {
+      const gem::StepDef& def = *plan.steps()->Get(s);
+      Step& step = impl.steps[s];
+      std::string stored_mode = def.impl_mode() ? def.impl_mode()->str() : "";
+      if (stored_mode != step.impl_mode) {
+        throw Error(ErrorCode::kUnsupported,
+                    fmt::format("{}: compiled with implementation mode '{}', but this build's kernel runs '{}'",
+                                step.node->Describe(), stored_mode, step.impl_mode));
+      }
+      step.workspace_offset = def.workspace_offset();
+      step.workspace_bytes = def.workspace_bytes();
+    }
+    if (plan.storage() != nullptr) {
+      for (const gem::ValueStorage* s : *plan.storage()) {
+        impl.storage.push_back(Storage{static_cast<StorageKind>(s->kind()), s->index(), s->offset()});
+      }
+    }
+    const gem::PlannedMemory& m = *plan.memory();
+    impl.memory = MemorySummary{m.const_bytes(), m.arena_bytes(), m.no_reuse_bytes(), m.lower_bound_bytes()};
+  }
+
+  const gem::Model& model_;
+  const uint8_t* weights_;
+  size_t weights_size_;
+};
+
+// Everything about the bytes before any of them is trusted.
+const gem::Model& CheckFile(const uint8_t* data, size_t size) {
+  if (size < kMinimalFileSize) Corrupted(fmt::format(" ({} bytes)", size));
+  if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) Corrupted(fmt::format(" ({} bytes is more than a .gem file holds)", size));
+  if (!gem::ModelBufferHasIdentifier(data)) {
+    throw Error(ErrorCode::kInvalidModel, "not a ge model file (bad magic)");
+  }
+  fb::Verifier::Options options;
+  options.max_tables = size_t{1} << 30;  // large graphs have many attribute tables
+  fb::Verifier verifier(data, size, options);
+  if (!gem::VerifyModelBuffer(verifier)) Corrupted("");
+  const gem::Model& model = *gem::GetModel(data);
+  const gem::Stamp& stamp = *model.header()->stamp();
+  if (stamp.format_version() > kGemFormatVersion) {
+    throw Error(ErrorCode::kUnsupported,
+                fmt::format("model file format version {} is newer than this ge reads (version {}); "
+                            "load it with a newer ge or recompile the model",
+                            stamp.format_version(), kGemFormatVersion));
+  }
+  if (stamp.format_version() == 0) Corrupted(" (format version 0)");
+  size_t checksum_offset = static_cast<size_t>(reinterpret_cast<const uint8_t*>(&stamp) - data);
+  if (GemChecksum(data, size, checksum_offset) != stamp.checksum()) Corrupted(" (checksum mismatch)");
+  return model;
+}
+
+// `bytes` must be 64-byte aligned (mmap or an aligned copy) and stay alive.
+std::unique_ptr<CompiledModel::Impl> LoadVerified(std::shared_ptr<const void> bytes, size_t size,
+                                                  const std::string& origin) {
+  try {
+    const auto* data = static_cast<const uint8_t*>(bytes.get());
+    const gem::Model& model = CheckFile(data, size);
+    const fb::Vector<uint8_t>* weights = model.weights();
+    auto impl = GemLoader(model, weights ? weights->data() : nullptr, weights ? weights->size() : 0).Load();
+    impl->backing = std::move(bytes);
+    return impl;
+  } catch (const Error& error) {
+    throw Error(error.code(), fmt::format("{}: {}", origin, error.what()));
+  }
+}
+
+[[noreturn]] void ReadFailed(const std::string& path, int error) {
+  throw Error(error == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIoError,
+              fmt::format("{}: cannot read model file: {}", path, std::strerror(error)));
+}
+
+}  // namespace
+
+std::unique_ptr<CompiledModel::Impl> LoadGemFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) ReadFailed(path, errno);
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    int error = errno;
+    ::close(fd);
+    ReadFailed(path, error);
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ::close(fd);
+    throw Error(ErrorCode::kIoError, fmt::format("{}: cannot read model file: not a regular file", path));
+  }
+  size_t size = static_cast<size_t>(info.st_size);
+  if (size < kMinimalFileSize) {
+    ::close(fd);
+    throw Error(ErrorCode::kInvalidModel, fmt::format("{}: corrupted or truncated model file ({} bytes)", path, size));
+  }
+  // A private read-only mapping: weights are paged in on demand and shared
+  // with other processes that load the same file.
+  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  int error = errno;
+  ::close(fd);
+  if (mapped == MAP_FAILED) ReadFailed(path, error);
+  std::shared_ptr<const void> bytes(mapped, [size](const void* data) { ::munmap(const_cast<void*>(data), size); });
+  return LoadVerified(std::move(bytes), size, path);
+}
+
+std::unique_ptr<CompiledModel::Impl> LoadGemBuffer(const void* data, size_t size, const std::string& origin) {
+  // A private aligned copy: the caller's buffer may be unaligned or go away.
+  std::shared_ptr<void> copy(std::aligned_alloc(Tensor::kAlignment, std::max<size_t>(
+                                 (size + Tensor::kAlignment - 1) / Tensor::kAlignment * Tensor::kAlignment,
+                                 Tensor::kAlignment)),
+                             std::free);
+  if (!copy) throw Error(ErrorCode::kInternal, fmt::format("{}: out of memory copying {} bytes", origin, size));
+  if (size > 0) std::memcpy(copy.get(), data, size);
+  return LoadVerified(std::move(copy), size, origin);
+}
+
+}  // namespace ge::runtime

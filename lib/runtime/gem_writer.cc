@@ -1,0 +1,246 @@
+// Serializes a CompiledModel::Impl into a .gem file (gem.fbs).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "gem_generated.h"
+#include "ge/error.h"
+#include "runtime/gem_checksum.h"
+#include "runtime/gem_file.h"
+
+namespace ge::runtime {
+namespace {
+
+namespace fb = flatbuffers;
+
+// Instruction set of the host, recorded in the header for `ge info`.
+std::string HostIsa() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  std::string isa = "x86_64";
+  // __builtin_cpu_supports takes only literals, hence no loop.
+  if (__builtin_cpu_supports("avx2")) isa += "+avx2";
+  if (__builtin_cpu_supports("fma")) isa += "+fma";
+  if (__builtin_cpu_supports("avx512f")) isa += "+avx512f";
+  if (__builtin_cpu_supports("avx512bw")) isa += "+avx512bw";
+  if (__builtin_cpu_supports("avx512vnni")) isa += "+avx512vnni";
+  return isa;
+#elif defined(__aarch64__)
+  return "aarch64";
+#else
+  return "unknown";
+#endif
+}
+
+size_t AlignUp(size_t bytes) { return (bytes + Tensor::kAlignment - 1) / Tensor::kAlignment * Tensor::kAlignment; }
+
+// Where each tensor attribute's bytes go in the weights blob. Tensors sharing
+// a buffer (constants cloned with their graph) are stored once.
+class WeightsLayout {
+ public:
+  explicit WeightsLayout(const std::vector<const Node*>& nodes) {
+    for (const Node* node : nodes) {
+      for (const auto& [name, value] : node->attrs().entries()) {
+        const Tensor* tensor = std::get_if<Tensor>(&value);
+        if (tensor == nullptr) continue;
+        if (DataTypeSize(tensor->dtype()) == 0) {
+          throw Error(ErrorCode::kUnsupported, fmt::format("{}: attribute '{}' is a {} tensor, which a .gem file cannot "
+                                                           "hold", node->Describe(), name, DataTypeName(tensor->dtype())));
+        }
+        Key key{tensor->data(), tensor->nbytes()};
+        if (offsets_.count(key) != 0) continue;
+        offsets_[key] = size_;
+        tensors_.push_back(*tensor);
+        size_ = AlignUp(size_ + tensor->nbytes());
+      }
+    }
+  }
+
+  size_t size() const { return size_; }
+  size_t OffsetOf(const Tensor& tensor) const { return offsets_.at(Key{tensor.data(), tensor.nbytes()}); }
+  void CopyInto(uint8_t* blob) const {
+    std::memset(blob, 0, size_);
+    for (const Tensor& tensor : tensors_) {
+      if (tensor.nbytes() > 0) std::memcpy(blob + OffsetOf(tensor), tensor.data(), tensor.nbytes());
+    }
+  }
+
+ private:
+  using Key = std::pair<const void*, size_t>;
+  std::map<Key, size_t> offsets_;
+  std::vector<Tensor> tensors_;
+  size_t size_ = 0;
+};
+
+class GemBuilder {
+ public:
+  explicit GemBuilder(const CompiledModel::Impl& impl) : impl_(impl), weights_(impl.nodes) {
+    for (size_t i = 0; i < impl.nodes.size(); ++i) node_index_[impl.nodes[i]] = static_cast<uint32_t>(i);
+    for (size_t i = 0; i < impl.values.size(); ++i) value_id_[impl.values[i]] = static_cast<int32_t>(i);
+  }
+
+  fb::DetachedBuffer Build() {
+    // FlatBuffers addresses at most 2 GiB; leave room for the graph itself.
+    constexpr size_t kMaxWeights = FLATBUFFERS_MAX_BUFFER_SIZE - (size_t{256} << 20);
+    if (weights_.size() > kMaxWeights) {
+      throw Error(ErrorCode::kUnsupported, fmt::format("model '{}' has {} bytes of weights; a .gem file holds at most {}",
+                                                       impl_.graph->name(), weights_.size(), kMaxWeights));
+    }
+    // The weights first, so the padding that aligns them is in one place.
+    // PreAlign is what ForceVectorAlignment does, minus its check against
+    // FLATBUFFERS_MAX_ALIGNMENT (32 in FlatBuffers 2.0.8). It also raises the
+    // buffer's minimum alignment to 64, so Finish pads the whole buffer to a
+    // multiple of 64 and the blob stays 64-byte aligned from the file start.
+    builder_.PreAlign(weights_.size(), Tensor::kAlignment);
+    uint8_t* blob = nullptr;
+    auto weights = builder_.CreateUninitializedVector(weights_.size(), sizeof(uint8_t), &blob);
+    weights_.CopyInto(blob);
+
+    gem::Stamp stamp(0, kGemFormatVersion);  // the checksum is filled in after Finish
+    auto header = gem::CreateHeader(builder_, &stamp, builder_.CreateString(fmt::format("ge {}", GE_VERSION_STRING)),
+                                    builder_.CreateString(impl_.device_name), builder_.CreateString(HostIsa()));
+    auto graph = BuildGraph();
+    auto plan = BuildPlan();
+    std::vector<fb::Offset<gem::OptionDef>> options;
+    for (const auto& [key, value] : impl_.options) {
+      options.push_back(gem::CreateOptionDef(builder_, builder_.CreateString(key), builder_.CreateString(value)));
+    }
+    auto model = gem::CreateModel(builder_, header, graph, plan, builder_.CreateVector(options), weights);
+    gem::FinishModelBuffer(builder_, model);
+    SealChecksum();
+    return builder_.Release();
+  }
+
+ private:
+  fb::Offset<fb::Vector<int64_t>> Dims(const Shape& shape) { return builder_.CreateVector(shape.dims()); }
+
+  fb::Offset<void> AttrData(const AttrValue& value) {
+    switch (TypeOf(value)) {
+      case AttrType::kInt: return gem::CreateIntAttr(builder_, std::get<int64_t>(value)).Union();
+      case AttrType::kFloat: return gem::CreateFloatAttr(builder_, std::get<float>(value)).Union();
+      case AttrType::kString:
+        return gem::CreateStringAttr(builder_, builder_.CreateString(std::get<std::string>(value))).Union();
+      case AttrType::kBool: return gem::CreateBoolAttr(builder_, std::get<bool>(value)).Union();
+      case AttrType::kInts:
+        return gem::CreateIntsAttr(builder_, builder_.CreateVector(std::get<std::vector<int64_t>>(value))).Union();
+      case AttrType::kFloats:
+        return gem::CreateFloatsAttr(builder_, builder_.CreateVector(std::get<std::vector<float>>(value))).Union();
+      case AttrType::kStrings:
+        return gem::CreateStringsAttr(builder_,
+                                      builder_.CreateVectorOfStrings(std::get<std::vector<std::string>>(value)))
+            .Union();
+      case AttrType::kTensor: {
+        const Tensor& tensor = std::get<Tensor>(value);
+        return gem::CreateTensorData(builder_, static_cast<int32_t>(tensor.dtype()), Dims(tensor.shape()),
+                                     weights_.OffsetOf(tensor), tensor.nbytes())
+            .Union();
+      }
+      case AttrType::kDataType:
+        return gem::CreateDataTypeAttr(builder_, static_cast<int32_t>(std::get<DataType>(value))).Union();
+    }
+    throw Error(ErrorCode::kInternal, "unknown attribute type");
+  }
+
+  // AttrData's union tags are AttrType + 1 (0 is NONE).
+  static_assert(static_cast<int>(gem::AttrData::IntAttr) == static_cast<int>(AttrType::kInt) + 1);
+  static_assert(static_cast<int>(gem::AttrData::TensorData) == static_cast<int>(AttrType::kTensor) + 1);
+  static_assert(static_cast<int>(gem::AttrData::DataTypeAttr) == static_cast<int>(AttrType::kDataType) + 1);
+  static gem::AttrData AttrTag(const AttrValue& value) {
+    return static_cast<gem::AttrData>(static_cast<int>(TypeOf(value)) + 1);
+  }
+
+  fb::Offset<gem::NodeDef> BuildNode(const Node& node) {
+    std::vector<int32_t> inputs;
+    for (const Value* input : node.inputs()) inputs.push_back(input != nullptr ? value_id_.at(input) : -1);
+    std::vector<uint32_t> outputs;
+    for (const Value* output : node.outputs()) outputs.push_back(static_cast<uint32_t>(value_id_.at(output)));
+    std::vector<fb::Offset<gem::Attr>> attrs;
+    for (const auto& [name, value] : node.attrs().entries()) {
+      attrs.push_back(gem::CreateAttr(builder_, builder_.CreateString(name), AttrTag(value), AttrData(value)));
+    }
+    std::vector<uint32_t> controls;
+    for (const Node* control : node.control_inputs()) controls.push_back(node_index_.at(control));
+    return gem::CreateNodeDef(builder_, builder_.CreateString(node.name()), builder_.CreateString(node.op_type()),
+                              builder_.CreateVector(inputs), builder_.CreateVector(outputs),
+                              builder_.CreateVector(attrs), builder_.CreateVector(controls));
+  }
+
+  fb::Offset<gem::GraphDef> BuildGraph() {
+    std::vector<fb::Offset<gem::NodeDef>> nodes;
+    for (const Node* node : impl_.nodes) nodes.push_back(BuildNode(*node));
+    std::vector<fb::Offset<gem::ValueDef>> values;
+    for (const Value* value : impl_.values) {
+      values.push_back(gem::CreateValueDef(builder_, builder_.CreateString(value->name()),
+                                           static_cast<int32_t>(value->dtype()), Dims(value->shape())));
+    }
+    std::vector<uint32_t> inputs(impl_.input_values.begin(), impl_.input_values.end());
+    std::vector<uint32_t> outputs(impl_.output_values.begin(), impl_.output_values.end());
+    return gem::CreateGraphDef(builder_, builder_.CreateString(impl_.graph->name()), builder_.CreateVector(nodes),
+                               builder_.CreateVector(values), builder_.CreateVector(inputs),
+                               builder_.CreateVector(outputs));
+  }
+
+  fb::Offset<gem::Plan> BuildPlan() {
+    std::vector<fb::Offset<gem::StepDef>> steps;
+    for (const Step& step : impl_.steps) {
+      steps.push_back(gem::CreateStepDef(builder_, node_index_.at(step.node), builder_.CreateString(step.impl_mode),
+                                         step.workspace_offset, step.workspace_bytes));
+    }
+    std::vector<gem::ValueStorage> storage;
+    for (const Storage& s : impl_.storage) {
+      storage.emplace_back(s.offset, s.index, static_cast<gem::StorageKind>(s.kind));
+    }
+    const MemorySummary& m = impl_.memory;
+    gem::PlannedMemory memory(m.const_bytes, m.arena_bytes, m.no_reuse_bytes, m.lower_bound_bytes);
+    return gem::CreatePlan(builder_, builder_.CreateVector(steps), builder_.CreateVectorOfStructs(storage), &memory);
+  }
+
+  void SealChecksum() {
+    uint8_t* buffer = builder_.GetBufferPointer();
+    const gem::Stamp* stamp = gem::GetModel(buffer)->header()->stamp();
+    auto* stamp_bytes = reinterpret_cast<uint8_t*>(const_cast<gem::Stamp*>(stamp));
+    size_t checksum_offset = static_cast<size_t>(stamp_bytes - buffer);  // the checksum is the Stamp's first field
+    gem::Stamp sealed(GemChecksum(buffer, builder_.GetSize(), checksum_offset), stamp->format_version());
+    std::memcpy(stamp_bytes, &sealed, sizeof(sealed));
+  }
+
+  const CompiledModel::Impl& impl_;
+  WeightsLayout weights_;
+  std::unordered_map<const Node*, uint32_t> node_index_;
+  std::unordered_map<const Value*, int32_t> value_id_;
+  fb::FlatBufferBuilder builder_{1 << 16};
+};
+
+[[noreturn]] void WriteFailed(const std::string& path, const std::string& what) {
+  throw Error(ErrorCode::kIoError, fmt::format("{}: cannot write model file: {}", path, what));
+}
+
+}  // namespace
+
+void SaveGemFile(const CompiledModel::Impl& impl, const std::string& path) {
+  fb::DetachedBuffer buffer = GemBuilder(impl).Build();
+  std::string temp = path + ".tmp";
+  std::FILE* file = std::fopen(temp.c_str(), "wb");
+  if (file == nullptr) WriteFailed(path, std::strerror(errno));
+  bool written = std::fwrite(buffer.data(), 1, buffer.size(), file) == buffer.size();
+  int saved_errno = errno;
+  written = std::fflush(file) == 0 && written;
+  written = std::fclose(file) == 0 && written;
+  if (!written) {
+    std::remove(temp.c_str());
+    WriteFailed(path, std::strerror(saved_errno != 0 ? saved_errno : errno));
+  }
+  std::error_code error;
+  std::filesystem::rename(temp, path, error);
+  if (error) {
+    std::remove(temp.c_str());
+    WriteFailed(path, error.message());
+  }
+}
+
+}  // namespace ge::runtime

@@ -1,0 +1,13 @@
+#include "runtime/intra_op_threads.h"
+
+#include <omp.h>
+
+namespace ge::runtime {
+
+ScopedIntraOpThreads::ScopedIntraOpThreads(int threads) : previous_(omp_get_max_threads()) {
+  omp_set_num_threads(threads > 0 ? threads : omp_get_num_procs());
+}
+
+ScopedIntraOpThreads::~ScopedIntraOpThreads() { omp_set_num_threads(previous_); }
+
+}  // namespace ge::runtime

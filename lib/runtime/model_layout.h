@@ -1,0 +1,25 @@
+// The part of a CompiledModel that follows from the graph alone: value ids,
+// constants, graph inputs/outputs and the steps with their kernels. The
+// compiler and the .gem loader both build it this way; they differ in where
+// the node order and the storage plan come from.
+#pragma once
+
+#include <vector>
+
+#include "device/device.h"
+#include "runtime/execution_plan.h"
+
+namespace ge::runtime {
+
+// `nodes`: every node of impl.graph in a topological order. `step_nodes`:
+// indices into `nodes` of the nodes to run, in execution order (no Data or
+// Const). Uses impl.settings.impl_mode to pick kernels. Throws ge::Error
+// (kInvalidModel) when step_nodes is not a valid execution order, and the
+// kernel selection errors.
+void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes,
+                 const std::vector<size_t>& step_nodes);
+
+// The steps of a graph in topological order: every node but Data and Const.
+std::vector<size_t> DefaultStepNodes(const std::vector<const Node*>& nodes);
+
+}  // namespace ge::runtime

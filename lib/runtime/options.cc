@@ -1,0 +1,118 @@
+#include "runtime/options.h"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ge/error.h"
+
+namespace ge::runtime {
+namespace {
+
+using OptionParser = std::function<void(const std::string& key, const std::string& value, RuntimeOptions& out)>;
+
+[[noreturn]] void Invalid(const std::string& key, const std::string& value, const std::string& expected) {
+  throw Error(ErrorCode::kInvalidArgument, fmt::format("option {}: invalid value '{}'; expected {}", key, value, expected));
+}
+
+// A GE mode ge knows of: the implemented ones are accepted, the others are
+// valid GE values that a later feature brings, anything else is a typo.
+OptionParser ParseMode(std::vector<std::string> implemented, std::vector<std::string> planned, std::string planned_by,
+                       std::string RuntimeOptions::*field) {
+  return [=](const std::string& key, const std::string& value, RuntimeOptions& out) {
+    if (std::find(implemented.begin(), implemented.end(), value) != implemented.end()) {
+      out.*field = value;
+      return;
+    }
+    if (std::find(planned.begin(), planned.end(), value) != planned.end()) {
+      throw Error(ErrorCode::kUnsupported,
+                  fmt::format("option {}: '{}' is not implemented yet (it comes with {}); supported now: {}", key,
+                              value, planned_by, fmt::join(implemented, ", ")));
+    }
+    std::vector<std::string> all = implemented;
+    all.insert(all.end(), planned.begin(), planned.end());
+    Invalid(key, value, fmt::format("one of {}", fmt::join(all, ", ")));
+  };
+}
+
+const std::map<std::string, OptionParser>& Parsers() {
+  static const std::map<std::string, OptionParser> parsers = {
+      {"ge.exec.disableReuseMemory",
+       [](const std::string& key, const std::string& value, RuntimeOptions& out) {
+         if (value != "0" && value != "1") Invalid(key, value, "0 or 1");
+         out.disable_reuse_memory = value == "1";
+       }},
+      {"ge.disablePasses",
+       // Pass names are checked by the PassManager, which knows the registered ones.
+       [](const std::string&, const std::string& value, RuntimeOptions& out) {
+         size_t start = 0;
+         while (start <= value.size()) {
+           size_t comma = std::min(value.find(',', start), value.size());
+           std::string name = value.substr(start, comma - start);
+           name.erase(0, name.find_first_not_of(' '));
+           name.erase(name.find_last_not_of(' ') + 1);
+           if (!name.empty()) out.disabled_passes.insert(name);
+           start = comma + 1;
+         }
+       }},
+      {"ge.dumpGraphDir",
+       [](const std::string&, const std::string& value, RuntimeOptions& out) { out.dump_graph_dir = value; }},
+      {"ge.exec.intraOpThreads",
+       [](const std::string& key, const std::string& value, RuntimeOptions& out) {
+         int threads = -1;
+         auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), threads);
+         if (error != std::errc() || end != value.data() + value.size() || threads < 0) {
+           Invalid(key, value, "a non-negative integer (0 = all cores)");
+         }
+         out.intra_op_threads = threads;
+       }},
+      {"ge.graphRunMode",
+       [](const std::string& key, const std::string& value, RuntimeOptions&) {
+         if (value == "1") {
+           throw Error(ErrorCode::kUnsupported,
+                       fmt::format("option {}: '1' (training) is not supported; ge runs inference graphs (0)", key));
+         }
+         if (value != "0") Invalid(key, value, "0 (inference)");
+       }},
+      {"ge.exec.precision_mode",
+       ParseMode({"must_keep_origin_dtype", "force_fp32"},
+                 {"force_fp16", "allow_fp32_to_fp16", "cube_fp16in_fp32out", "allow_mix_precision",
+                  "allow_mix_precision_fp16", "allow_mix_precision_bf16", "allow_fp32_to_bf16"},
+                 "the precision-mode pass", &RuntimeOptions::precision_mode)},
+      {"ge.opSelectImplmode",
+       ParseMode({"high_performance"}, {"high_precision", "high_precision_for_all", "high_performance_for_all"},
+                 "the implementation-mode selection pass", &RuntimeOptions::impl_mode)},
+  };
+  return parsers;
+}
+
+}  // namespace
+
+RuntimeOptions ParseOptions(const Options& options) {
+  RuntimeOptions parsed;
+  const auto& parsers = Parsers();
+  for (const auto& [key, value] : options) {
+    auto parser = parsers.find(key);
+    if (parser == parsers.end()) {
+      std::vector<std::string> valid;
+      for (const auto& entry : parsers) valid.push_back(entry.first);
+      throw Error(ErrorCode::kInvalidArgument,
+                  fmt::format("unknown option '{}'; valid options: {}", key, fmt::join(valid, ", ")));
+    }
+    parser->second(key, value, parsed);
+  }
+  return parsed;
+}
+
+Options MergeOptions(const Options& base, const Options& overrides) {
+  Options merged = base;
+  for (const auto& [key, value] : overrides) merged[key] = value;
+  return merged;
+}
+
+}  // namespace ge::runtime

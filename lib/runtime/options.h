@@ -1,0 +1,32 @@
+// The `ge.*` options the runtime understands, parsed and validated once.
+//
+// Options arrive as string key/value pairs (GE's convention). Parsing turns
+// them into typed settings and rejects what ge cannot honour: an unknown key
+// or a malformed value is kInvalidArgument (naming the option and the valid
+// choices); a valid GE value that ge does not implement yet is kUnsupported.
+// docs/options.md is the user-facing list.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "ge/compiled_model.h"
+
+namespace ge::runtime {
+
+struct RuntimeOptions {
+  bool disable_reuse_memory = false;         // ge.exec.disableReuseMemory
+  std::set<std::string> disabled_passes;     // ge.disablePasses
+  std::string dump_graph_dir;                // ge.dumpGraphDir
+  int intra_op_threads = 0;                  // ge.exec.intraOpThreads; 0 = all cores
+  std::string precision_mode = "must_keep_origin_dtype";  // ge.exec.precision_mode
+  std::string impl_mode = "high_performance";             // ge.opSelectImplmode
+};
+
+// Throws ge::Error as described above.
+RuntimeOptions ParseOptions(const Options& options);
+
+// `base` overridden key by key by `overrides` (session options, then graph options).
+Options MergeOptions(const Options& base, const Options& overrides);
+
+}  // namespace ge::runtime

@@ -1,0 +1,178 @@
+#include "runtime/storage_plan.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "ge/error.h"
+#include "runtime/memory_planner.h"
+
+namespace ge::runtime {
+namespace {
+
+constexpr int kNoRequest = -1;
+
+// Storage of the values no step computes: graph inputs and constants.
+void AssignSources(CompiledModel::Impl& impl) {
+  for (size_t position = 0; position < impl.input_values.size(); ++position) {
+    impl.storage[impl.input_values[position]] = Storage{StorageKind::kGraphInput, static_cast<uint32_t>(position), 0};
+  }
+  uint32_t constant = 0;
+  size_t value_id = 0;
+  for (const Node* node : impl.nodes) {
+    if (node->op_type() == "Const") impl.storage[value_id] = Storage{StorageKind::kConstant, constant++, 0};
+    value_id += node->num_outputs();
+  }
+}
+
+// Graph outputs computed by a step into a buffer of their own are written
+// straight into the run's output tensor (the first position, when a value is
+// output twice). Returns which values got that.
+std::vector<bool> AssignOutputsInPlace(CompiledModel::Impl& impl) {
+  std::vector<bool> computed_in_place(impl.values.size(), false);
+  for (const Step& step : impl.steps) {
+    if (step.is_view) continue;
+    for (int output : step.outputs) computed_in_place[output] = true;
+  }
+  std::vector<bool> in_output(impl.values.size(), false);
+  for (size_t position = 0; position < impl.output_values.size(); ++position) {
+    int value = impl.output_values[position];
+    if (!computed_in_place[value] || in_output[value]) continue;
+    impl.storage[value] = Storage{StorageKind::kGraphOutput, static_cast<uint32_t>(position), 0};
+    in_output[value] = true;
+  }
+  return in_output;
+}
+
+}  // namespace
+
+size_t ValueBytes(const Value& value) {
+  return static_cast<size_t>(value.shape().NumElements()) * DataTypeSize(value.dtype());
+}
+
+void PlanStorage(CompiledModel::Impl& impl) {
+  impl.storage.assign(impl.values.size(), Storage{});
+  AssignSources(impl);
+  std::vector<bool> in_output = AssignOutputsInPlace(impl);
+
+  // One buffer request per arena value (views point at what they view) and
+  // per workspace; lifetimes in step indices.
+  std::vector<BufferRequest> requests;
+  std::vector<int> request_of(impl.values.size(), kNoRequest);
+  std::vector<int> workspace_request(impl.steps.size(), kNoRequest);
+  for (size_t s = 0; s < impl.steps.size(); ++s) {
+    Step& step = impl.steps[s];
+    int now = static_cast<int>(s);
+    for (int input : step.inputs) {
+      if (input >= 0 && request_of[input] != kNoRequest) requests[request_of[input]].last_use = now;
+    }
+    for (size_t i = 0; i < step.outputs.size(); ++i) {
+      int output = step.outputs[i];
+      if (in_output[output]) continue;
+      if (step.is_view) {
+        int viewed = step.inputs[step.kernel->AliasedInput(i)];
+        impl.storage[output] = impl.storage[viewed];
+        if (request_of[viewed] != kNoRequest) {
+          request_of[output] = static_cast<int>(requests.size());
+          requests.push_back(BufferRequest{0, now, now, request_of[viewed]});
+        }
+        continue;
+      }
+      request_of[output] = static_cast<int>(requests.size());
+      requests.push_back(BufferRequest{ValueBytes(*impl.values[output]), now, now, -1});
+    }
+    if (step.workspace_bytes > 0) {
+      workspace_request[s] = static_cast<int>(requests.size());
+      requests.push_back(BufferRequest{step.workspace_bytes, now, now, -1});
+    }
+  }
+  // Graph outputs not written in place are copied out after the last step.
+  int after_last_step = static_cast<int>(impl.steps.size());
+  for (int value : impl.output_values) {
+    if (request_of[value] != kNoRequest) requests[request_of[value]].last_use = after_last_step;
+  }
+
+  MemoryPlan plan = PlanMemory(requests, !impl.settings.disable_reuse_memory);
+  for (size_t value = 0; value < impl.values.size(); ++value) {
+    if (request_of[value] != kNoRequest) {
+      impl.storage[value] = Storage{StorageKind::kArena, 0, plan.offsets[request_of[value]]};
+    }
+  }
+  for (size_t s = 0; s < impl.steps.size(); ++s) {
+    if (workspace_request[s] != kNoRequest) impl.steps[s].workspace_offset = plan.offsets[workspace_request[s]];
+  }
+
+  impl.memory = MemorySummary{};
+  for (const Tensor& constant : impl.constants) impl.memory.const_bytes += constant.nbytes();
+  impl.memory.arena_bytes = plan.arena_bytes;
+  impl.memory.no_reuse_bytes = plan.no_reuse_bytes;
+  impl.memory.lower_bound_bytes = plan.lower_bound_bytes;
+}
+
+void GrowWorkspaces(CompiledModel::Impl& impl) {
+  auto align = [](size_t bytes) { return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; };
+  const size_t region = align(impl.memory.arena_bytes);
+  size_t region_bytes = 0;
+  for (Step& step : impl.steps) {
+    size_t needed = step.kernel->WorkspaceBytes();
+    if (needed <= step.workspace_bytes) continue;
+    step.workspace_offset = region;
+    step.workspace_bytes = needed;
+    region_bytes = std::max(region_bytes, align(needed));
+  }
+  if (region_bytes > 0) impl.memory.arena_bytes = region + region_bytes;
+}
+
+void CheckStorage(const CompiledModel::Impl& impl) {
+  auto fail = [](const std::string& message) { throw Error(ErrorCode::kInvalidModel, "invalid memory plan: " + message); };
+  if (impl.storage.size() != impl.values.size()) {
+    fail(fmt::format("{} storage entries for {} values", impl.storage.size(), impl.values.size()));
+  }
+  const size_t arena = impl.memory.arena_bytes;
+  auto fits = [arena](uint64_t offset, uint64_t bytes) { return offset <= arena && bytes <= arena - offset; };
+
+  for (size_t id = 0; id < impl.values.size(); ++id) {
+    const Value& value = *impl.values[id];
+    const Storage& storage = impl.storage[id];
+    size_t bytes = ValueBytes(value);
+    size_t capacity = 0;
+    switch (storage.kind) {
+      case StorageKind::kGraphInput:
+        if (storage.index < impl.inputs.size()) capacity = ValueBytes(*impl.values[impl.input_values[storage.index]]);
+        break;
+      case StorageKind::kConstant:
+        if (storage.index < impl.constants.size()) capacity = impl.constants[storage.index].nbytes();
+        break;
+      case StorageKind::kGraphOutput:
+        if (storage.index < impl.outputs.size()) capacity = ValueBytes(*impl.values[impl.output_values[storage.index]]);
+        break;
+      case StorageKind::kArena:
+        capacity = fits(storage.offset, bytes) ? bytes : 0;
+        break;
+      default:
+        fail(fmt::format("value '{}' has an unknown storage kind {}", value.name(), static_cast<int>(storage.kind)));
+    }
+    if (capacity < bytes) fail(fmt::format("value '{}' ({} bytes) does not fit its storage", value.name(), bytes));
+  }
+  for (size_t position = 0; position < impl.input_values.size(); ++position) {
+    if (impl.storage[impl.input_values[position]] != Storage{StorageKind::kGraphInput, uint32_t(position), 0}) {
+      fail(fmt::format("graph input '{}' is not read from the caller's tensor", impl.inputs[position].name));
+    }
+  }
+  for (const Step& step : impl.steps) {
+    if (!fits(step.workspace_offset, step.workspace_bytes)) {
+      fail(fmt::format("{}: workspace of {} bytes at {} is outside the {}-byte arena", step.node->Describe(),
+                       step.workspace_bytes, step.workspace_offset, arena));
+    }
+    for (size_t i = 0; i < step.outputs.size(); ++i) {
+      const Storage& storage = impl.storage[step.outputs[i]];
+      bool shares_viewed = step.is_view && storage == impl.storage[step.inputs[step.kernel->AliasedInput(i)]];
+      bool writable = !step.is_view && (storage.kind == StorageKind::kArena || storage.kind == StorageKind::kGraphOutput);
+      if (!shares_viewed && !writable) {
+        fail(fmt::format("{}: output {} has a storage its kernel cannot use", step.node->Describe(), i));
+      }
+    }
+  }
+}
+
+}  // namespace ge::runtime

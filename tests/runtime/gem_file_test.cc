@@ -1,0 +1,299 @@
+// The .gem model file: round trips, alignment, and the errors of bad files.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "gem_generated.h"
+#include "ge/builder.h"
+#include "ge/compiled_model.h"
+#include "ge/error.h"
+#include "runtime/gem_file.h"
+#include "test_models.h"
+#include "test_support.h"
+
+using ge::CompiledModel;
+using ge::DataType;
+using ge::ErrorCode;
+using ge::Tensor;
+
+namespace {
+
+std::string ReadBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void WriteBytes(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::pair<ErrorCode, std::string> LoadError(const std::filesystem::path& path) {
+  try {
+    CompiledModel::Load(path.string());
+  } catch (const ge::Error& error) {
+    return {error.code(), error.what()};
+  }
+  return {ErrorCode::kOk, ""};
+}
+
+ErrorCode LoadFromMemoryError(const std::string& bytes) {
+  try {
+    CompiledModel::LoadFromMemory(bytes.data(), bytes.size());
+  } catch (const ge::Error& error) {
+    return error.code();
+  }
+  return ErrorCode::kOk;
+}
+
+// Graph outputs that are an input, a constant, a repeat and views of an
+// input, a constant and an arena value; folding off so the views stay.
+std::unique_ptr<ge::Graph> ViewsGraph() {
+  ge::GraphBuilder b("views");
+  ge::Value* x = b.Input("x", DataType::kFloat, {2, 3});
+  ge::Value* c = b.Constant("c", ge::test::RandomTensor({3, 2}, 31));
+  ge::Value* r = b.Relu(x, "relu");
+  ge::Value* sum = b.Add(b.Reshape(r, {3, 2}, "relu_view"), b.Reshape(c, {3, 2}, "const_view"), "sum");
+  b.Outputs({x, c, sum, sum, b.Flatten(x, 1, "input_view")});
+  return b.Build();
+}
+
+struct NamedModel {
+  std::string name;
+  std::shared_ptr<const CompiledModel> model;
+};
+
+std::vector<NamedModel> Models() {
+  return {
+      {"conv_relu", CompiledModel::Compile(ge::test::ConvReluModel().Build())},
+      {"mlp", CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.exec.disableReuseMemory", "1"}})},
+      {"views", CompiledModel::Compile(ViewsGraph(), {{"ge.disablePasses", "constant_folding"}})},
+  };
+}
+
+std::vector<Tensor> RandomInputs(const CompiledModel& model, uint32_t seed) {
+  std::vector<Tensor> inputs;
+  for (const ge::TensorInfo& info : model.inputs()) inputs.push_back(ge::test::RandomTensor(info.shape, seed++));
+  return inputs;
+}
+
+bool SameAttr(const ge::AttrValue& a, const ge::AttrValue& b) {
+  if (a.index() != b.index()) return false;
+  return std::visit(
+      [&b](const auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, Tensor>) {
+          return ge::test::BitIdentical(value, std::get<Tensor>(b));
+        } else {
+          return value == std::get<T>(b);
+        }
+      },
+      a);
+}
+
+void CheckSameGraph(const ge::Graph& a, const ge::Graph& b) {
+  CHECK(a.name() == b.name());
+  std::vector<ge::Node*> nodes_a = a.TopologicalOrder(), nodes_b = b.TopologicalOrder();
+  REQUIRE(nodes_a.size() == nodes_b.size());
+  for (size_t i = 0; i < nodes_a.size(); ++i) {
+    const ge::Node& na = *nodes_a[i];
+    const ge::Node& nb = *nodes_b[i];
+    INFO(na.Describe());
+    CHECK(na.name() == nb.name());
+    CHECK(na.op_type() == nb.op_type());
+    REQUIRE(na.attrs().entries().size() == nb.attrs().entries().size());
+    for (const auto& [key, value] : na.attrs().entries()) {
+      REQUIRE(nb.attrs().Find(key) != nullptr);
+      CHECK(SameAttr(value, *nb.attrs().Find(key)));
+    }
+    REQUIRE(na.num_outputs() == nb.num_outputs());
+    for (size_t o = 0; o < na.num_outputs(); ++o) {
+      CHECK(na.output(o)->name() == nb.output(o)->name());
+      CHECK(na.output(o)->dtype() == nb.output(o)->dtype());
+      CHECK(na.output(o)->shape() == nb.output(o)->shape());
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gem: a saved model loads and runs bit-identically", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-roundtrip");
+  for (const NamedModel& named : Models()) {
+    INFO(named.name);
+    std::filesystem::path path = dir / (named.name + ".gem");
+    named.model->Save(path.string());
+    CHECK_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+    auto loaded = CompiledModel::Load(path.string());
+
+    CheckSameGraph(named.model->graph(), loaded->graph());
+    ge::MemorySummary saved = named.model->memory(), restored = loaded->memory();
+    CHECK(saved.const_bytes == restored.const_bytes);
+    CHECK(saved.arena_bytes == restored.arena_bytes);
+    CHECK(saved.no_reuse_bytes == restored.no_reuse_bytes);
+    CHECK(saved.lower_bound_bytes == restored.lower_bound_bytes);
+    REQUIRE(loaded->inputs().size() == named.model->inputs().size());
+    REQUIRE(loaded->outputs().size() == named.model->outputs().size());
+    for (size_t i = 0; i < loaded->outputs().size(); ++i) {
+      CHECK(loaded->outputs()[i].name == named.model->outputs()[i].name);
+      CHECK(loaded->outputs()[i].shape == named.model->outputs()[i].shape);
+    }
+
+    for (uint32_t seed : {1u, 50u}) {
+      std::vector<Tensor> inputs = RandomInputs(*named.model, seed);
+      std::vector<Tensor> expected = named.model->Run(inputs);
+      std::vector<Tensor> got = loaded->Run(inputs);
+      REQUIRE(got.size() == expected.size());
+      for (size_t i = 0; i < got.size(); ++i) CHECK(ge::test::BitIdentical(got[i], expected[i]));
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: the loaded model keeps the plan and options it was saved with", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-plan");
+  std::filesystem::path path = dir / "mlp.gem";
+  auto model = CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.exec.disableReuseMemory", "1"}});
+  model->Save(path.string());
+  // Saving the loaded model again gives the same bytes: nothing was re-planned.
+  auto loaded = CompiledModel::Load(path.string());
+  loaded->Save((dir / "again.gem").string());
+  CHECK(ReadBytes(path) == ReadBytes(dir / "again.gem"));
+  CHECK(loaded->memory().arena_bytes == loaded->memory().no_reuse_bytes);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: weights are 64-byte aligned in the file", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-align");
+  std::filesystem::path path = dir / "conv.gem";
+  CompiledModel::Compile(ge::test::ConvReluModel().Build())->Save(path.string());
+  std::string bytes = ReadBytes(path);
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  const ge::gem::Model* model = ge::gem::GetModel(data);
+  REQUIRE(model->weights() != nullptr);
+  CHECK((model->weights()->data() - data) % 64 == 0);
+  CHECK(model->header()->stamp()->format_version() == ge::runtime::kGemFormatVersion);
+  CHECK(model->header()->target_device()->str() == "cpu");
+  CHECK_THAT(model->header()->producer()->str(), Catch::StartsWith("ge "));
+  size_t tensors = 0;
+  for (const ge::gem::NodeDef* node : *model->graph()->nodes()) {
+    if (node->attrs() == nullptr) continue;
+    for (const ge::gem::Attr* attr : *node->attrs()) {
+      if (const ge::gem::TensorData* tensor = attr->data_as_TensorData()) {
+        CHECK(tensor->offset() % 64 == 0);
+        ++tensors;
+      }
+    }
+  }
+  CHECK(tensors >= 2);  // filter and bias
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: LoadFromMemory accepts an unaligned buffer", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-memory");
+  std::filesystem::path path = dir / "mlp.gem";
+  auto model = CompiledModel::Compile(ge::test::MlpModel().Build());
+  model->Save(path.string());
+  std::string bytes = " " + ReadBytes(path);  // the model starts at an odd address
+  auto loaded = CompiledModel::LoadFromMemory(bytes.data() + 1, bytes.size() - 1, "buffer");
+  bytes.assign(bytes.size(), '\0');  // the model has its own copy
+  std::vector<Tensor> inputs = RandomInputs(*model, 3);
+  CHECK(ge::test::BitIdentical(loaded->Run(inputs)[0], model->Run(inputs)[0]));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: save and load errors name the path", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-io");
+  auto model = CompiledModel::Compile(ge::test::MlpModel().Build());
+  std::string unwritable = (dir / "no" / "such" / "dir" / "m.gem").string();
+  try {
+    model->Save(unwritable);
+    FAIL("saved into a missing directory");
+  } catch (const ge::Error& error) {
+    CHECK(error.code() == ErrorCode::kIoError);
+    CHECK_THAT(error.what(), Catch::Contains(unwritable));
+  }
+  auto [code, message] = LoadError(dir / "missing.gem");
+  CHECK(code == ErrorCode::kNotFound);
+  CHECK_THAT(message, Catch::Contains("missing.gem"));
+  auto [directory_code, directory_message] = LoadError(dir);
+  CHECK(directory_code == ErrorCode::kIoError);
+  CHECK_THAT(directory_message, Catch::Contains(dir.string()));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: truncated files are corrupted", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-truncated");
+  std::filesystem::path path = dir / "conv.gem";
+  CompiledModel::Compile(ge::test::ConvReluModel().Build())->Save(path.string());
+  std::string bytes = ReadBytes(path);
+  std::filesystem::path cut = dir / "cut.gem";
+  for (size_t size : {size_t{0}, size_t{4}, size_t{8}, size_t{64}, bytes.size() / 2, bytes.size() - 1}) {
+    INFO("size " << size);
+    WriteBytes(cut, bytes.substr(0, size));
+    auto [code, message] = LoadError(cut);
+    CHECK(code == ErrorCode::kInvalidModel);
+    CHECK_THAT(message, Catch::Contains(cut.string()) && Catch::Contains("corrupted or truncated model file"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: a file of another kind has a bad magic", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-magic");
+  std::filesystem::path path = dir / "conv.gem";
+  CompiledModel::Compile(ge::test::ConvReluModel().Build())->Save(path.string());
+  std::string bytes = ReadBytes(path);
+  bytes.replace(4, 4, "ONNX");
+  WriteBytes(path, bytes);
+  auto [code, message] = LoadError(path);
+  CHECK(code == ErrorCode::kInvalidModel);
+  CHECK(message == path.string() + ": not a ge model file (bad magic)");
+
+  WriteBytes(path, "this is a text file, not a model\n");
+  CHECK(LoadError(path).second == path.string() + ": not a ge model file (bad magic)");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: every flipped byte is detected", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-flip");
+  std::filesystem::path path = dir / "mlp.gem";
+  CompiledModel::Compile(ge::test::MlpModel().Build())->Save(path.string());
+  const std::string bytes = ReadBytes(path);
+  REQUIRE(LoadFromMemoryError(bytes) == ErrorCode::kOk);
+
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  size_t stamp = reinterpret_cast<const uint8_t*>(ge::gem::GetModel(data)->header()->stamp()) - data;
+  size_t version_begin = stamp + 8, version_end = stamp + 12;  // Stamp: checksum, then format_version
+  size_t undetected = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    std::string flipped = bytes;
+    flipped[i] = static_cast<char>(flipped[i] ^ 0x5a);
+    ErrorCode code = LoadFromMemoryError(flipped);
+    bool in_version = i >= version_begin && i < version_end;
+    if (code != ErrorCode::kInvalidModel && !(in_version && code == ErrorCode::kUnsupported)) {
+      ++undetected;
+      UNSCOPED_INFO("byte " << i << " flipped: code " << static_cast<int>(code));
+    }
+  }
+  CHECK(undetected == 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: a newer format version is unsupported, naming both versions", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-version");
+  std::filesystem::path path = dir / "mlp.gem";
+  CompiledModel::Compile(ge::test::MlpModel().Build())->Save(path.string());
+  std::string bytes = ReadBytes(path);
+  auto* data = reinterpret_cast<uint8_t*>(bytes.data());
+  const ge::gem::Stamp* stamp = ge::gem::GetModel(data)->header()->stamp();
+  ge::gem::Stamp newer(stamp->checksum(), ge::runtime::kGemFormatVersion + 1);
+  std::memcpy(const_cast<ge::gem::Stamp*>(stamp), &newer, sizeof(newer));
+  WriteBytes(path, bytes);
+  auto [code, message] = LoadError(path);
+  CHECK(code == ErrorCode::kUnsupported);
+  CHECK_THAT(message, Catch::Contains(path.string()) && Catch::Contains("version 2") && Catch::Contains("version 1"));
+  std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,112 @@
+// ge.* option parsing: values, and errors that name the option and the choices.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "ge/compiled_model.h"
+#include "ge/error.h"
+#include "runtime/options.h"
+#include "test_models.h"
+#include "test_support.h"
+
+using ge::ErrorCode;
+using ge::runtime::ParseOptions;
+
+namespace {
+
+// The error ParseOptions throws, or kOk with an empty message.
+std::pair<ErrorCode, std::string> ParseError(const ge::Options& options) {
+  try {
+    ParseOptions(options);
+  } catch (const ge::Error& error) {
+    return {error.code(), error.what()};
+  }
+  return {ErrorCode::kOk, ""};
+}
+
+}  // namespace
+
+TEST_CASE("options: defaults and valid values", "[options]") {
+  ge::runtime::RuntimeOptions defaults = ParseOptions({});
+  CHECK_FALSE(defaults.disable_reuse_memory);
+  CHECK(defaults.disabled_passes.empty());
+  CHECK(defaults.intra_op_threads == 0);
+  CHECK(defaults.precision_mode == "must_keep_origin_dtype");
+  CHECK(defaults.impl_mode == "high_performance");
+
+  ge::runtime::RuntimeOptions parsed = ParseOptions({
+      {"ge.exec.disableReuseMemory", "1"},
+      {"ge.disablePasses", "constant_folding, dead_code_elimination"},
+      {"ge.dumpGraphDir", "/tmp/dump"},
+      {"ge.exec.intraOpThreads", "3"},
+      {"ge.graphRunMode", "0"},
+      {"ge.exec.precision_mode", "force_fp32"},
+      {"ge.opSelectImplmode", "high_performance"},
+  });
+  CHECK(parsed.disable_reuse_memory);
+  CHECK(parsed.disabled_passes == std::set<std::string>{"constant_folding", "dead_code_elimination"});
+  CHECK(parsed.dump_graph_dir == "/tmp/dump");
+  CHECK(parsed.intra_op_threads == 3);
+  CHECK(parsed.precision_mode == "force_fp32");
+}
+
+TEST_CASE("options: unknown keys and bad values are invalid arguments", "[options]") {
+  auto [code, message] = ParseError({{"ge.exec.disableReuseMemroy", "1"}});
+  CHECK(code == ErrorCode::kInvalidArgument);
+  CHECK_THAT(message, Catch::Contains("ge.exec.disableReuseMemroy") && Catch::Contains("ge.exec.disableReuseMemory"));
+
+  for (const char* bad : {"2", "yes", ""}) {
+    auto [bad_code, bad_message] = ParseError({{"ge.exec.disableReuseMemory", bad}});
+    CHECK(bad_code == ErrorCode::kInvalidArgument);
+    CHECK_THAT(bad_message, Catch::Contains("ge.exec.disableReuseMemory") && Catch::Contains("0 or 1"));
+  }
+  for (const char* bad : {"-1", "four", "4x", ""}) {
+    CHECK(ParseError({{"ge.exec.intraOpThreads", bad}}).first == ErrorCode::kInvalidArgument);
+  }
+  CHECK(ParseError({{"ge.graphRunMode", "2"}}).first == ErrorCode::kInvalidArgument);
+
+  auto [mode_code, mode_message] = ParseError({{"ge.exec.precision_mode", "fp64_everywhere"}});
+  CHECK(mode_code == ErrorCode::kInvalidArgument);
+  CHECK_THAT(mode_message, Catch::Contains("must_keep_origin_dtype") && Catch::Contains("force_fp16"));
+}
+
+TEST_CASE("options: valid GE values ge does not implement yet are unsupported", "[options]") {
+  auto [precision_code, precision_message] = ParseError({{"ge.exec.precision_mode", "allow_mix_precision"}});
+  CHECK(precision_code == ErrorCode::kUnsupported);
+  CHECK_THAT(precision_message, Catch::Contains("precision-mode pass") && Catch::Contains("must_keep_origin_dtype"));
+
+  auto [impl_code, impl_message] = ParseError({{"ge.opSelectImplmode", "high_precision"}});
+  CHECK(impl_code == ErrorCode::kUnsupported);
+  CHECK_THAT(impl_message, Catch::Contains("ge.opSelectImplmode") && Catch::Contains("high_performance"));
+
+  CHECK(ParseError({{"ge.graphRunMode", "1"}}).first == ErrorCode::kUnsupported);
+}
+
+TEST_CASE("options: session options are overridden by graph options", "[options]") {
+  ge::Options merged = ge::runtime::MergeOptions({{"ge.exec.disableReuseMemory", "1"}, {"ge.graphRunMode", "0"}},
+                                                 {{"ge.exec.disableReuseMemory", "0"}});
+  CHECK(merged == ge::Options{{"ge.exec.disableReuseMemory", "0"}, {"ge.graphRunMode", "0"}});
+}
+
+TEST_CASE("options: compile rejects unknown pass names, listing the valid ones", "[options]") {
+  try {
+    ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.disablePasses", "constant_folding,no_such_pass"}});
+    FAIL("compiled with an unknown pass name");
+  } catch (const ge::Error& error) {
+    CHECK(error.code() == ErrorCode::kInvalidArgument);
+    CHECK_THAT(error.what(), Catch::Contains("no_such_pass") && Catch::Contains("ge.disablePasses") &&
+                                 Catch::Contains("dead_code_elimination"));
+  }
+}
+
+TEST_CASE("options: ge.dumpGraphDir writes the graph after every pass", "[options]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-dump");
+  auto model = ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.dumpGraphDir", dir.string()}});
+  size_t dumps = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    dumps += entry.path().extension() == ".txt";
+  }
+  CHECK(dumps == model->pass_timings().size());
+  CHECK(dumps > 0);
+  std::filesystem::remove_all(dir);
+}
