@@ -1,0 +1,178 @@
+// The ONNX import pipeline: parse, refuse what cannot be translated (all
+// unsupported ops at once), load external data, check, infer shapes, translate
+// node by node through the op table.
+#include "ge/onnx_importer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <unordered_set>
+
+#include "ge/error.h"
+#include "graph/onnx/onnx_external_data.h"
+#include "graph/onnx/onnx_op_registry.h"
+#include "graph/onnx/onnx_reader.h"
+#include "graph/onnx/onnx_tensor.h"
+#include "graph/onnx/onnx_translation_context.h"
+
+namespace ge {
+namespace {
+
+using namespace onnx_import;
+
+bool IsDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
+
+int DefaultDomainOpset(const onnx::ModelProto& model, const std::string& origin) {
+  std::optional<int64_t> version;
+  for (const auto& opset : model.opset_import()) {
+    if (IsDefaultDomain(opset.domain())) version = opset.version();
+  }
+  if (!version) {
+    throw Error(ErrorCode::kInvalidModel,
+                fmt::format("{}: the model imports no opset of the default ONNX domain", origin));
+  }
+  if (*version < kMinOnnxOpset || *version > kMaxOnnxOpset) {
+    throw Error(ErrorCode::kUnsupported,
+                fmt::format("{}: opset {} of the default ONNX domain is not supported; supported opsets: {} to {} "
+                            "(convert the model, e.g. with onnx.version_converter)",
+                            origin, *version, kMinOnnxOpset, kMaxOnnxOpset));
+  }
+  return static_cast<int>(*version);
+}
+
+std::string NodeName(const onnx::NodeProto& node, int index) {
+  return node.name().empty() ? fmt::format("{}_{}", node.op_type(), index) : node.name();
+}
+
+// Opsets at which the table does translate `op_type`, for the error message.
+std::string SupportedOpsetsHint(const std::string& op_type) {
+  std::vector<std::string> ranges;
+  for (const OnnxOpEntry& entry : OnnxOpTable()) {
+    if (entry.onnx_op == op_type) ranges.push_back(fmt::format("{}-{}", entry.first_opset, entry.last_opset));
+  }
+  return ranges.empty() ? "" : fmt::format("; translated at opsets {}", fmt::join(ranges, ", "));
+}
+
+// Throws one kUnsupported error listing every op the table cannot translate
+// (ops of other domains included) with the nodes using it, in model order.
+void RejectUnsupportedOps(const onnx::ModelProto& model, int opset, const std::string& origin) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> unsupported;
+  size_t count = 0;
+  for (int i = 0; i < model.graph().node_size(); ++i) {
+    const onnx::NodeProto& node = model.graph().node(i);
+    const bool default_domain = IsDefaultDomain(node.domain());
+    if (default_domain && FindOnnxOp(node.op_type(), opset)) continue;
+    const std::string op = default_domain ? node.op_type() : fmt::format("{}:{}", node.domain(), node.op_type());
+    auto it = std::find_if(unsupported.begin(), unsupported.end(), [&](const auto& item) { return item.first == op; });
+    if (it == unsupported.end()) it = unsupported.insert(unsupported.end(), {op, {}});
+    it->second.push_back(NodeName(node, i));
+    ++count;
+  }
+  if (unsupported.empty()) return;
+  std::vector<std::string> items;
+  for (const auto& [op, nodes] : unsupported) {
+    items.push_back(fmt::format("{} (nodes: {}{})", op, fmt::join(nodes, ", "), SupportedOpsetsHint(op)));
+  }
+  throw Error(ErrorCode::kUnsupported,
+              fmt::format("{}: {} {} unsupported ops at opset {}: {}", origin, count, count == 1 ? "node uses" : "nodes use",
+                          opset, fmt::join(items, ", ")));
+}
+
+void RejectUnsupportedGraphFeatures(const onnx::GraphProto& graph, const std::string& origin) {
+  if (graph.sparse_initializer_size() > 0) {
+    throw Error(ErrorCode::kUnsupported,
+                fmt::format("{}: sparse initializers (e.g. '{}') are not supported", origin,
+                            graph.sparse_initializer(0).values().name()));
+  }
+}
+
+// Runs one node's translator; errors that do not name the node yet get its name.
+void TranslateNode(ImportState& state, const onnx::NodeProto& proto, int index) {
+  const OnnxOpEntry* entry = FindOnnxOp(proto.op_type(), state.opset());  // RejectUnsupportedOps guarantees it
+  NodeTranslation node(state, proto, *entry, NodeName(proto, index));
+  try {
+    entry->translate(node);
+    node.CheckAllOutputsBound();
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).starts_with(node.Describe())) throw;
+    throw Error(e.code(), fmt::format("{}: {}", node.Describe(), e.what()));
+  } catch (const std::exception& e) {
+    throw Error(ErrorCode::kInternal, fmt::format("{}: {}", node.Describe(), e.what()));
+  }
+}
+
+std::unique_ptr<Graph> Translate(const onnx::ModelProto& model, int opset, const std::string& origin) {
+  const onnx::GraphProto& onnx_graph = model.graph();
+  auto graph = std::make_unique<Graph>(onnx_graph.name().empty() ? "graph" : onnx_graph.name());
+  ImportState state(*graph, origin, opset);
+  for (const auto& info : onnx_graph.value_info()) {
+    if (auto type = ValueTypeFromOnnx(info.type())) state.SetInferredType(info.name(), std::move(*type));
+  }
+  for (const auto& info : onnx_graph.output()) {
+    if (auto type = ValueTypeFromOnnx(info.type())) state.SetInferredType(info.name(), std::move(*type));
+  }
+
+  std::unordered_set<std::string> initializers;
+  for (const auto& initializer : onnx_graph.initializer()) {
+    Tensor value = TensorFromOnnx(initializer, fmt::format("{}: initializer '{}'", origin, initializer.name()));
+    state.Define(initializer.name(), graph->AddConstant(initializer.name(), std::move(value)));
+    initializers.insert(initializer.name());
+  }
+  for (const auto& input : onnx_graph.input()) {
+    if (initializers.count(input.name())) continue;  // older exporters also list the weights as inputs
+    std::optional<OnnxValueType> type = ValueTypeFromOnnx(input.type());
+    if (!type) {
+      throw Error(ErrorCode::kUnsupported,
+                  fmt::format("{}: graph input '{}' is not a tensor of a supported dtype", origin, input.name()));
+    }
+    state.Define(input.name(), graph->AddInput(input.name(), type->dtype, std::move(type->shape)));
+  }
+
+  for (int i = 0; i < onnx_graph.node_size(); ++i) TranslateNode(state, onnx_graph.node(i), i);
+
+  std::vector<Value*> outputs;
+  for (const auto& output : onnx_graph.output()) {
+    Value* value = state.Lookup(output.name());
+    if (!value) {
+      throw Error(ErrorCode::kInvalidModel,
+                  fmt::format("{}: graph output '{}' is produced by no node, initializer or input", origin,
+                              output.name()));
+    }
+    outputs.push_back(value);
+  }
+  graph->SetOutputs(std::move(outputs));
+  return graph;
+}
+
+std::unique_ptr<Graph> Import(const void* data, size_t size, const std::filesystem::path& model_dir,
+                              const std::string& origin) {
+  if (data == nullptr && size > 0) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: the model buffer is null", origin));
+  }
+  onnx::ModelProto model = ParseOnnxModel(data, size, origin);
+  const int opset = DefaultDomainOpset(model, origin);
+  RejectUnsupportedOps(model, opset, origin);
+  RejectUnsupportedGraphFeatures(model.graph(), origin);
+  LoadExternalData(model, model_dir, origin);
+  CheckOnnxModel(model, origin);
+  InferOnnxShapes(model);
+  return Translate(model, opset, origin);
+}
+
+}  // namespace
+
+std::unique_ptr<Graph> ImportOnnxFile(const std::string& path) {
+  const std::string bytes = ReadFileBytes(path);
+  std::filesystem::path model_dir = std::filesystem::path(path).parent_path();
+  if (model_dir.empty()) model_dir = ".";
+  return Import(bytes.data(), bytes.size(), model_dir, path);
+}
+
+std::unique_ptr<Graph> ImportOnnxBuffer(const void* data, size_t size, const std::string& base_dir,
+                                        const std::string& origin) {
+  return Import(data, size, base_dir, origin);
+}
+
+}  // namespace ge

@@ -1,0 +1,35 @@
+// ONNX tensors and value types -> ge tensors, dtypes and shapes.
+#pragma once
+
+#include <onnx/onnx_pb.h>
+
+#include <optional>
+#include <string>
+
+#include "ge/shape.h"
+#include "ge/tensor.h"
+#include "ge/types.h"
+
+namespace ge::onnx_import {
+
+// The ge dtype of an ONNX TensorProto.DataType value, or nullopt when ge has no
+// equivalent (string, complex and undefined are not importable).
+std::optional<DataType> DataTypeFromOnnx(int32_t onnx_type);
+
+// A tensor's content as an owning ge::Tensor. The data comes from raw_data or
+// from the typed field ONNX stores that dtype in (float_data, int32_data for the
+// narrow ints, bool and 16-bit floats, int64_data, uint64_data, double_data).
+// External data must have been inlined first (see onnx_external_data.h).
+// `what` names the tensor in errors, e.g. "model.onnx: initializer 'w'".
+Tensor TensorFromOnnx(const onnx::TensorProto& proto, const std::string& what);
+
+// dtype and shape of an ONNX value's type. Dims given by name (dim_param) or not
+// given at all are Shape::kUnknownDim; a type without a shape has unknown rank.
+struct OnnxValueType {
+  DataType dtype = DataType::kUndefined;
+  Shape shape = Shape::UnknownRank();
+};
+// nullopt when the value is not a tensor of an importable dtype.
+std::optional<OnnxValueType> ValueTypeFromOnnx(const onnx::TypeProto& type);
+
+}  // namespace ge::onnx_import

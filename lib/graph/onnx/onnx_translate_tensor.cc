@@ -1,0 +1,72 @@
+#include <fmt/format.h>
+
+#include "graph/onnx/onnx_tensor.h"
+#include "graph/onnx/onnx_translators.h"
+
+namespace ge::onnx_import {
+namespace {
+
+template <typename T>
+Tensor VectorTensor(DataType dtype, const std::vector<T>& values) {
+  return Tensor::FromVector(dtype, Shape{static_cast<int64_t>(values.size())}, values);
+}
+
+template <typename T>
+Tensor ScalarTensor(DataType dtype, T value) {
+  return Tensor::FromVector(dtype, Shape{}, std::vector<T>{value});
+}
+
+}  // namespace
+
+// Constant -> Const; exactly one of its value attributes is set (the checker ensures it).
+void TranslateConstant(NodeTranslation& node) {
+  const OnnxAttributes& attrs = node.attrs();
+  Tensor value;
+  if (const onnx::AttributeProto* tensor = attrs.Find("value")) {
+    value = TensorFromOnnx(tensor->t(), fmt::format("{}: attribute 'value'", node.Describe()));
+  } else if (attrs.Has("value_float")) {
+    value = ScalarTensor(DataType::kFloat, attrs.Float("value_float", 0));
+  } else if (attrs.Has("value_floats")) {
+    value = VectorTensor(DataType::kFloat, attrs.Floats("value_floats"));
+  } else if (attrs.Has("value_int")) {
+    value = ScalarTensor(DataType::kInt64, attrs.Int("value_int", 0));
+  } else if (attrs.Has("value_ints")) {
+    value = VectorTensor(DataType::kInt64, attrs.Ints("value_ints"));
+  } else {
+    const std::string kind = node.proto().attribute_size() > 0 ? node.proto().attribute(0).name() : "none";
+    node.Fail(ErrorCode::kUnsupported,
+              fmt::format("value attribute '{}' is not supported; supported: value (a dense tensor), value_float, "
+                          "value_floats, value_int, value_ints",
+                          kind));
+  }
+  node.BindOutput(0, node.AddMainConstant(std::move(value)));
+}
+
+void TranslateCast(NodeTranslation& node) {
+  const int64_t to = node.attrs().Int("to", 0);
+  const std::optional<DataType> dtype = DataTypeFromOnnx(static_cast<int32_t>(to));
+  if (!dtype || *dtype == DataType::kComplex64 || *dtype == DataType::kComplex128) {
+    node.Fail(ErrorCode::kUnsupported, fmt::format("casting to ONNX dtype {} is not supported", to));
+  }
+  Node* cast = node.AddMainNode({node.RequiredInput(0)});
+  cast->attrs().Set("dst_type", static_cast<int64_t>(*dtype));
+  node.BindOutputs(cast);
+}
+
+// Dropout at inference is the identity; its mask output is not supported.
+void TranslateDropout(NodeTranslation& node) {
+  if (node.HasOutput(1)) {
+    node.Fail(ErrorCode::kUnsupported,
+              fmt::format("the optional output mask ('{}') is not supported", node.proto().output(1)));
+  }
+  // Opset 12 made training_mode an optional input; only a constant false can be translated.
+  if (node.Input(2)) {
+    const Tensor* training = node.InputConstant(2);
+    if (!training || training->ToInt64Vector() != std::vector<int64_t>{0}) {
+      node.Fail(ErrorCode::kUnsupported, "input training_mode must be a constant false; only inference is supported");
+    }
+  }
+  node.BindOutputs(node.AddMainNode({node.RequiredInput(0)}));
+}
+
+}  // namespace ge::onnx_import
