@@ -1,0 +1,29 @@
+# Install rules: the shared library, the public headers, the `ge` tool and a
+# CMake package, so that consumers write
+#   find_package(ge CONFIG REQUIRED)
+#   target_link_libraries(app PRIVATE ge::ge)
+# The static layer libraries are build-internal and not installed: libge.so
+# carries all their objects. Its dependencies (fmt, ONNX, protobuf, oneDNN,
+# OpenMP, FlatBuffers) are PRIVATE to a shared library, so they stay out of
+# the exported link interface and the package needs no find_dependency().
+include(CMakePackageConfigHelpers)
+
+set(GE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/ge")
+
+install(TARGETS ge EXPORT geTargets
+  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+install(TARGETS ge_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/ge" "${PROJECT_SOURCE_DIR}/include/ge_c"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+  FILES_MATCHING PATTERN "*.h")
+
+install(EXPORT geTargets NAMESPACE ge:: DESTINATION "${GE_INSTALL_CMAKEDIR}")
+configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/geConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/geConfig.cmake"
+  INSTALL_DESTINATION "${GE_INSTALL_CMAKEDIR}")
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/geConfigVersion.cmake"
+  VERSION "${PROJECT_VERSION}"
+  COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/geConfig.cmake" "${PROJECT_BINARY_DIR}/geConfigVersion.cmake"
+  DESTINATION "${GE_INSTALL_CMAKEDIR}")

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs the missing Debian packages ge builds with, then configures and
+# builds the `default` CMake preset (build/default). Safe to run again: it
+# installs only what is missing and rebuilds only what changed.
+# Used by scripts/setup.sh and scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+readonly PACKAGES=(
+  build-essential cmake ccache pkg-config
+  libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
+  libflatbuffers-dev flatbuffers-compiler libfmt-dev libdnnl-dev
+  catch2 libbenchmark-dev
+  python3 python3-numpy
+)
+
+install_missing_packages() {
+  local missing=()
+  local package
+  for package in "${PACKAGES[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+  if ((${#missing[@]} == 0)); then
+    return
+  fi
+  echo "installing: ${missing[*]}"
+  local sudo=()
+  if ((EUID != 0)); then
+    command -v sudo >/dev/null || { echo "error: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+install_missing_packages
+
+# The compiler cache survives between runs (and CI jobs that keep $HOME), so
+# a rebuild after a small change takes seconds. CMakeLists.txt picks ccache up.
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+mkdir -p "$CCACHE_DIR"
+
+cmake --preset default
+cmake --build --preset default

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# One black-box test case of the `ge` tool.
+# usage: cli_test.sh CASE GE_BINARY MAKE_DEMO_MODEL_BINARY REPO_ROOT WORK_DIR
+set -euo pipefail
+
+readonly case_name=$1 ge=$2 make_demo_model=$3 repo=$4 work=$5
+readonly demo="$repo/models/demo_cnn.onnx"
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+fail() {
+  echo "FAIL ($case_name): $*" >&2
+  exit 1
+}
+
+# expect_failure STATUS PATTERN COMMAND...: the command must exit with STATUS
+# and print exactly one stderr line "ge: error: ..." that matches PATTERN.
+expect_failure() {
+  local want_status=$1 pattern=$2
+  shift 2
+  local status=0
+  "$@" >stdout.txt 2>stderr.txt || status=$?
+  [[ $status == "$want_status" ]] || fail "'$*' exited $status, expected $want_status; stderr: $(cat stderr.txt)"
+  [[ $(wc -l <stderr.txt) == 1 ]] || fail "expected one error line, got: $(cat stderr.txt)"
+  grep -q '^ge: error: ' stderr.txt || fail "error line lacks 'ge: error:': $(cat stderr.txt)"
+  grep -q -- "$pattern" stderr.txt || fail "error line does not mention '$pattern': $(cat stderr.txt)"
+}
+
+# check_json FILE PYTHON_CHECKS: FILE holds exactly one JSON object, bound to
+# `doc` for the checks (Python asserts).
+check_json() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+doc = json.loads(text)  # raises on anything but one JSON document
+assert isinstance(doc, dict), "not a JSON object"
+exec(sys.argv[2])
+PY
+}
+
+readonly run_checks='
+for key in ("latency_ms", "peak_rss_mb", "memory", "outputs", "compile_ms"):
+    assert key in doc, f"missing key {key}"
+lat = doc["latency_ms"]
+assert 0 < lat["min"] <= lat["median"] <= lat["p90"], lat
+assert doc["peak_rss_mb"] > 0
+mem = doc["memory"]
+for key in ("const_bytes", "arena_bytes", "no_reuse_bytes", "lower_bound_bytes"):
+    assert isinstance(mem[key], int), key
+assert mem["lower_bound_bytes"] <= mem["arena_bytes"] <= mem["no_reuse_bytes"], mem
+assert [o["name"] for o in doc["outputs"]] == ["probabilities"], doc["outputs"]
+out = doc["outputs"][0]
+assert out["dtype"] == "float32" and out["shape"] == [1, 10], out
+'
+
+# The probabilities written by a run: a float32 [1,10] .npy whose values are
+# non-negative and sum to 1. Read without numpy, which CI's python may lack.
+check_softmax_file() {
+  python3 - "$1" <<'PY'
+import ast, struct, sys
+data = open(sys.argv[1], "rb").read()
+assert data[:6] == b"\x93NUMPY", "not a .npy file"
+header_len = struct.unpack_from("<H", data, 8)[0]
+header = ast.literal_eval(data[10:10 + header_len].decode("latin1"))
+assert header["descr"] == "<f4" and header["shape"] == (1, 10) and not header["fortran_order"], header
+values = struct.unpack_from("<10f", data, 10 + header_len)
+assert min(values) >= 0 and abs(sum(values) - 1.0) < 1e-5, values
+PY
+}
+
+# write_zeros_npy FILE: a float32 [1,3,32,32] .npy of zeros (version 1.0 header, padded to 64 bytes).
+write_zeros_npy() {
+  python3 - "$1" <<'PY'
+import struct, sys
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 32, 32), }"
+header += " " * (64 - 10 - len(header) - 1) + "\n"
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
+    f.write(bytes(4 * 3 * 32 * 32))
+PY
+}
+
+case $case_name in
+  help)
+    "$ge" --help | grep -q 'commands:' || fail "ge --help lists no commands"
+    for command in compile run info; do
+      "$ge" "$command" --help >help.txt || fail "ge $command --help failed"
+      grep -q "^usage: ge $command" help.txt || fail "ge $command --help: no usage line"
+      grep -q -- '--json' help.txt || fail "ge $command --help does not list --json"
+    done
+    ;;
+  run_json)
+    "$ge" run "$demo" --json --loop 3 --warmup 1 --output-dir out >run.json
+    check_json run.json "$run_checks"
+    check_json run.json 'assert doc["outputs"][0]["file"] == "out/probabilities.npy", doc["outputs"]'
+    check_softmax_file out/probabilities.npy
+    ;;
+  run_human)
+    "$ge" run "$demo" --loop 2 >run.txt
+    for word in probabilities latency 'peak RSS' memory arena 'lower bound'; do
+      grep -q "$word" run.txt || fail "human report lacks '$word': $(cat run.txt)"
+    done
+    ;;
+  compile_then_run_gem)
+    "$ge" compile --model "$demo" --output demo.gem --json >compile.json
+    check_json compile.json 'assert doc["output"] == "demo.gem" and doc["output_bytes"] > 0 and doc["compile_ms"] >= 0'
+    [[ -s demo.gem ]] || fail "no demo.gem written"
+    "$ge" run "$demo" --json --loop 1 --output-dir from_onnx >onnx.json
+    "$ge" run demo.gem --json --loop 1 --output-dir from_gem >gem.json
+    check_json gem.json "$run_checks"
+    # Same model, same seeded inputs: the .gem must reproduce the ONNX run exactly.
+    cmp from_onnx/probabilities.npy from_gem/probabilities.npy || fail ".gem output differs from the .onnx output"
+    ;;
+  info_onnx)
+    "$ge" info "$demo" --json >info.json
+    check_json info.json '
+assert doc["format"] == "onnx"
+assert [i["name"] for i in doc["inputs"]] == ["image"] and doc["inputs"][0]["shape"] == [1, 3, 32, 32]
+assert [o["name"] for o in doc["outputs"]] == ["probabilities"]
+assert doc["node_count"] == sum(doc["op_types"].values()) > 0
+assert isinstance(doc["pass_timings"], list) and len(doc["pass_timings"]) > 0
+'
+    "$ge" info "$demo" >info.txt
+    for word in image probabilities 'op type' memory passes; do
+      grep -q "$word" info.txt || fail "human info lacks '$word': $(cat info.txt)"
+    done
+    ;;
+  info_gem)
+    "$ge" compile --model "$demo" --output demo.gem >/dev/null
+    "$ge" info demo.gem --json >info.json
+    check_json info.json '
+assert doc["format"] == "gem"
+assert doc["gem"]["format_version"] >= 1 and doc["gem"]["producer"].startswith("ge "), doc["gem"]
+'
+    ;;
+  input_file)
+    # A .npy input of all zeros: the run must use it, not random data, so two
+    # runs with different output dirs agree, and differ from the random-input run.
+    write_zeros_npy zeros.npy
+    "$ge" run "$demo" --input image=zeros.npy --loop 1 --output-dir zeros >/dev/null
+    "$ge" run "$demo" --loop 1 --output-dir random >/dev/null
+    check_softmax_file zeros/probabilities.npy
+    ! cmp -s zeros/probabilities.npy random/probabilities.npy || fail "--input was ignored"
+    expect_failure 1 'wrong.npy' "$ge" run "$demo" --input image=wrong.npy
+    ;;
+  missing_model)
+    expect_failure 1 'no_such_model.onnx' "$ge" run no_such_model.onnx
+    expect_failure 1 'no_such_model.onnx' "$ge" info no_such_model.onnx
+    expect_failure 1 'no_such_model.onnx' "$ge" compile --model no_such_model.onnx --output x.gem
+    ;;
+  bad_flag)
+    expect_failure 2 "unknown option '--frobnicate'" "$ge" run "$demo" --frobnicate
+    expect_failure 2 "unknown command 'fly'" "$ge" fly
+    expect_failure 2 '--loop expects an integer' "$ge" run "$demo" --loop zero
+    expect_failure 2 '--model' "$ge" compile --output x.gem
+    ;;
+  bad_option_value)
+    expect_failure 1 'ge.no_such_option' "$ge" run "$demo" --option ge.no_such_option=1
+    expect_failure 2 'KEY=VALUE' "$ge" run "$demo" --option novalue
+    ;;
+  unknown_input)
+    expect_failure 1 "'image'" "$ge" run "$demo" --input nosuchinput=x.npy
+    ;;
+  demo_model_reproducible)
+    "$make_demo_model" regenerated.onnx
+    cmp regenerated.onnx "$demo" || fail "models/demo_cnn.onnx differs from what tools/make_demo_model writes"
+    ;;
+  *)
+    fail "unknown test case"
+    ;;
+esac
+echo "PASS ($case_name)"

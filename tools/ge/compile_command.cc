@@ -1,0 +1,75 @@
+// ge compile --model m.onnx --output m.gem: compiles an ONNX model into a .gem file.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "ge/error.h"
+#include "json_writer.h"
+#include "model_loader.h"
+#include "options.h"
+#include "progress.h"
+#include "report.h"
+
+namespace ge::cli {
+namespace {
+
+int Compile(const ParsedArgs& args) {
+  if (!args.Has("model") || !args.Has("output")) {
+    throw UsageError("'ge compile' needs --model FILE.onnx and --output FILE.gem (see 'ge compile --help')");
+  }
+  const std::string model_path = args.Value("model");
+  const std::string output_path = args.Value("output");
+  if (DetectModelFormat(model_path) != ModelFormat::kOnnx) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("--model '{}' is already a compiled .gem model; 'ge compile' takes an ONNX model",
+                            model_path));
+  }
+
+  Progress progress;
+  const LoadedModel loaded = LoadModel(model_path, CollectOptions(args), progress);
+  const auto save_start = std::chrono::steady_clock::now();
+  loaded.model->Save(output_path);
+  const double save_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - save_start).count();
+  const auto file_bytes = static_cast<size_t>(std::filesystem::file_size(output_path));
+
+  if (args.Has("json")) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("model").String(model_path);
+    json.Key("output").String(output_path);
+    json.Key("output_bytes").Int(static_cast<int64_t>(file_bytes));
+    json.Key("compile_ms").Number(loaded.prepare_ms);
+    json.Key("save_ms").Number(save_ms);
+    json.Key("memory");
+    WriteMemorySummary(json, loaded.model->memory());
+    json.EndObject();
+    std::printf("%s\n", json.str().c_str());
+  } else {
+    std::printf("compiled %s -> %s (%s) in %.1f ms, saved in %.1f ms\n", model_path.c_str(), output_path.c_str(),
+                FormatBytes(file_bytes).c_str(), loaded.prepare_ms, save_ms);
+    std::printf("memory   %s\n", FormatMemorySummary(loaded.model->memory()).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+const Command& CompileCommand() {
+  static const Command command{
+      {"compile",
+       "",
+       "Compiles an ONNX model into a .gem file that 'ge run' and CompiledModel::Load load without recompiling.",
+       {{"model", "FILE.onnx", false, "the ONNX model to compile (required)"},
+        {"output", "FILE.gem", false, "where to write the compiled model (required)"},
+        kThreadsFlag,
+        kOptionFlag,
+        {"json", "", false, "print one JSON object instead of the summary"}}},
+      &Compile};
+  return command;
+}
+
+}  // namespace ge::cli

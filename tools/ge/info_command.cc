@@ -1,0 +1,121 @@
+// ge info MODEL: describes a model: inputs, outputs, ops, memory plan, pass
+// timings and, for a .gem, the versions recorded in its header.
+#include <cstdio>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "gem_header.h"
+#include "json_writer.h"
+#include "model_loader.h"
+#include "progress.h"
+#include "report.h"
+
+namespace ge::cli {
+namespace {
+
+// Op type -> node count of the compiled (optimized) graph, Data and Const included.
+std::map<std::string, int64_t> CountOpTypes(const Graph& graph) {
+  std::map<std::string, int64_t> counts;
+  for (const Node* node : graph.nodes()) ++counts[node->op_type()];
+  return counts;
+}
+
+std::vector<std::vector<std::string>> TensorRows(const std::vector<TensorInfo>& infos) {
+  std::vector<std::vector<std::string>> rows = {{"name", "dtype", "shape"}};
+  for (const TensorInfo& info : infos) {
+    rows.push_back({info.name, std::string(DataTypeName(info.dtype)), info.shape.ToString()});
+  }
+  return rows;
+}
+
+void PrintJson(const std::string& path, const LoadedModel& loaded, const std::optional<GemHeader>& header) {
+  const CompiledModel& model = *loaded.model;
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("model").String(path);
+  json.Key("format").String(loaded.format == ModelFormat::kGem ? "gem" : "onnx");
+  json.Key("device").String(model.device_name());
+  if (header) {
+    json.Key("gem").BeginObject();
+    json.Key("format_version").Int(header->format_version);
+    json.Key("producer").String(header->producer);
+    json.Key("target_device").String(header->target_device);
+    json.Key("isa").String(header->isa);
+    json.EndObject();
+  }
+  json.Key("inputs");
+  WriteTensorInfos(json, model.inputs());
+  json.Key("outputs");
+  WriteTensorInfos(json, model.outputs());
+  json.Key("node_count").Int(static_cast<int64_t>(model.graph().num_nodes()));
+  json.Key("op_types").BeginObject();
+  for (const auto& [op_type, count] : CountOpTypes(model.graph())) json.Key(op_type).Int(count);
+  json.EndObject();
+  json.Key("memory");
+  WriteMemorySummary(json, model.memory());
+  json.Key("pass_timings").BeginArray();
+  for (const PassTiming& timing : model.pass_timings()) {
+    json.BeginObject().Key("pass").String(timing.pass).Key("ms").Number(timing.milliseconds).EndObject();
+  }
+  json.EndArray();
+  json.Key("compile_ms").Number(loaded.prepare_ms);
+  json.EndObject();
+  std::printf("%s\n", json.str().c_str());
+}
+
+void PrintHuman(const std::string& path, const LoadedModel& loaded, const std::optional<GemHeader>& header) {
+  const CompiledModel& model = *loaded.model;
+  std::printf("model     %s (%s, device %s)\n", path.c_str(), loaded.format == ModelFormat::kGem ? "gem" : "onnx",
+              model.device_name().c_str());
+  if (header) {
+    std::printf("gem       format version %u, written by %s for %s (%s)\n", header->format_version,
+                header->producer.c_str(), header->target_device.c_str(), header->isa.c_str());
+  }
+  std::printf("inputs\n%s", FormatTable(TensorRows(model.inputs())).c_str());
+  std::printf("outputs\n%s", FormatTable(TensorRows(model.outputs())).c_str());
+  std::vector<std::vector<std::string>> op_rows = {{"op type", "nodes"}};
+  for (const auto& [op_type, count] : CountOpTypes(model.graph())) op_rows.push_back({op_type, std::to_string(count)});
+  std::printf("nodes     %zu in the compiled graph\n%s", model.graph().num_nodes(), FormatTable(op_rows).c_str());
+  std::printf("memory    %s\n", FormatMemorySummary(model.memory()).c_str());
+  if (model.pass_timings().empty()) {
+    std::printf("passes    none recorded (%s)\n",
+                loaded.format == ModelFormat::kGem ? "a .gem is loaded, not recompiled" : "no pass ran");
+    return;
+  }
+  std::vector<std::vector<std::string>> pass_rows = {{"pass", "ms"}};
+  for (const PassTiming& timing : model.pass_timings()) {
+    pass_rows.push_back({timing.pass, fmt::format("{:.3f}", timing.milliseconds)});
+  }
+  std::printf("passes\n%s", FormatTable(pass_rows).c_str());
+}
+
+int Info(const ParsedArgs& args) {
+  const std::string path = args.positional().front();
+  Progress progress;
+  const LoadedModel loaded = LoadModel(path, {}, progress);
+  std::optional<GemHeader> header;
+  if (loaded.format == ModelFormat::kGem) header = ReadGemHeader(path);
+  if (args.Has("json")) {
+    PrintJson(path, loaded, header);
+  } else {
+    PrintHuman(path, loaded, header);
+  }
+  return 0;
+}
+
+}  // namespace
+
+const Command& InfoCommand() {
+  static const Command command{
+      {"info",
+       "MODEL",
+       "Describes a model (.onnx or .gem): inputs, outputs, ops, memory plan, pass timings, .gem versions.",
+       {{"json", "", false, "print one JSON object instead of the report"}}},
+      &Info};
+  return command;
+}
+
+}  // namespace ge::cli

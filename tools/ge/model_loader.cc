@@ -1,0 +1,68 @@
+#include "model_loader.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "ge/error.h"
+#include "ge/onnx_importer.h"
+#include "gem_header.h"
+
+namespace ge::cli {
+namespace {
+
+// An ONNX file is a serialized ModelProto whose first field is normally
+// ir_version (field 1, varint): the tag byte 0x08.
+constexpr unsigned char kOnnxFirstByte = 0x08;
+
+}  // namespace
+
+ModelFormat DetectModelFormat(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw Error(ErrorCode::kNotFound, fmt::format("model file '{}' does not exist or is not a file", path));
+  }
+  char head[8] = {};
+  std::ifstream in(path, std::ios::binary);
+  in.read(head, sizeof(head));
+  const std::string_view magic(head, static_cast<size_t>(in.gcount()));
+  if (HasGemIdentifier(magic)) return ModelFormat::kGem;
+
+  const std::string extension = std::filesystem::path(path).extension().string();
+  if (extension == ".gem") return ModelFormat::kGem;  // the loader reports what is wrong with it
+  if (extension == ".onnx") return ModelFormat::kOnnx;
+  if (!magic.empty() && static_cast<unsigned char>(magic[0]) == kOnnxFirstByte) return ModelFormat::kOnnx;
+  throw Error(ErrorCode::kInvalidArgument,
+              fmt::format("cannot tell the format of '{}': expected an ONNX model (.onnx) or a compiled ge model (.gem)",
+                          path));
+}
+
+LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress) {
+  LoadedModel loaded;
+  loaded.format = DetectModelFormat(path);
+  const auto start = std::chrono::steady_clock::now();
+  if (loaded.format == ModelFormat::kGem) {
+    if (!options.empty()) {
+      std::string keys;
+      for (const auto& [key, value] : options) keys += (keys.empty() ? "" : ", ") + key;
+      throw Error(ErrorCode::kInvalidArgument,
+                  fmt::format("'{}' is a compiled .gem model, so compile options ({}) no longer apply; give "
+                              "--option and --threads to 'ge compile' instead",
+                              path, keys));
+    }
+    progress.Show(fmt::format("loading {} ...", path));
+    loaded.model = CompiledModel::Load(path);
+  } else {
+    progress.Show(fmt::format("importing {} ...", path));
+    std::unique_ptr<Graph> graph = ImportOnnxFile(path);
+    progress.Show(fmt::format("compiling {} ({} nodes) ...", path, graph->num_nodes()));
+    loaded.model = CompiledModel::Compile(std::move(graph), options);
+  }
+  progress.Clear();
+  loaded.prepare_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return loaded;
+}
+
+}  // namespace ge::cli

@@ -1,0 +1,29 @@
+// Turns the MODEL argument of `ge run` / `ge info` into a runnable CompiledModel.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ge/compiled_model.h"
+#include "progress.h"
+
+namespace ge::cli {
+
+enum class ModelFormat { kOnnx, kGem };
+
+// Decides by the file's first bytes, then by its extension. Throws ge::Error:
+// kNotFound for a missing file, kInvalidArgument when neither tells.
+ModelFormat DetectModelFormat(const std::string& path);
+
+struct LoadedModel {
+  std::shared_ptr<const CompiledModel> model;
+  ModelFormat format = ModelFormat::kOnnx;
+  // Import + compile for .onnx, load for .gem: the time until the model can run.
+  double prepare_ms = 0;
+};
+
+// Imports and compiles an .onnx model with `options`, or loads a .gem (which is
+// already compiled, so options are refused rather than silently ignored).
+LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress);
+
+}  // namespace ge::cli

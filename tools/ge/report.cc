@@ -1,0 +1,73 @@
+#include "report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace ge::cli {
+
+std::string FormatBytes(size_t bytes) {
+  constexpr const char* kUnits[] = {"KiB", "MiB", "GiB"};
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  double value = static_cast<double>(bytes) / 1024.0;
+  size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+std::string FormatMemorySummary(const MemorySummary& memory) {
+  return fmt::format("const {}, arena {} (no reuse {}, lower bound {})", FormatBytes(memory.const_bytes),
+                     FormatBytes(memory.arena_bytes), FormatBytes(memory.no_reuse_bytes),
+                     FormatBytes(memory.lower_bound_bytes));
+}
+
+void WriteMemorySummary(JsonWriter& json, const MemorySummary& memory) {
+  json.BeginObject();
+  json.Key("const_bytes").Int(static_cast<int64_t>(memory.const_bytes));
+  json.Key("arena_bytes").Int(static_cast<int64_t>(memory.arena_bytes));
+  json.Key("no_reuse_bytes").Int(static_cast<int64_t>(memory.no_reuse_bytes));
+  json.Key("lower_bound_bytes").Int(static_cast<int64_t>(memory.lower_bound_bytes));
+  json.EndObject();
+}
+
+void WriteShape(JsonWriter& json, const Shape& shape) {
+  json.BeginArray();
+  for (int64_t dim : shape.dims()) json.Int(dim);
+  json.EndArray();
+}
+
+void WriteTensorInfos(JsonWriter& json, const std::vector<TensorInfo>& infos) {
+  json.BeginArray();
+  for (const TensorInfo& info : infos) {
+    json.BeginObject();
+    json.Key("name").String(info.name);
+    json.Key("dtype").String(DataTypeName(info.dtype));
+    json.Key("shape");
+    WriteShape(json, info.shape);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+std::string FormatTable(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  std::string text;
+  for (const auto& row : rows) {
+    std::string line = indent;
+    for (size_t i = 0; i < row.size(); ++i) {
+      // The last column is not padded, so lines carry no trailing blanks.
+      line += i + 1 == row.size() ? row[i] : fmt::format("{:<{}}  ", row[i], widths[i]);
+    }
+    text += line + "\n";
+  }
+  return text;
+}
+
+}  // namespace ge::cli

@@ -1,0 +1,182 @@
+// ge run MODEL: runs a model on given or random inputs, times it and reports
+// outputs, latency, peak memory and the memory plan.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "graph/npy.h"
+#include "input_tensors.h"
+#include "json_writer.h"
+#include "model_loader.h"
+#include "options.h"
+#include "output_file_name.h"
+#include "progress.h"
+#include "report.h"
+#include "tensor_values.h"
+
+namespace ge::cli {
+namespace {
+
+constexpr uint32_t kInputSeed = 42;
+constexpr size_t kShownValues = 5;
+
+struct LatencyStats {
+  double median = 0;
+  double p90 = 0;
+  double min = 0;
+};
+
+// Nearest-rank percentiles of the per-run latencies.
+LatencyStats Summarize(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  auto percentile = [&](double p) {
+    const size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(samples.size())));
+    return samples[std::clamp<size_t>(rank, 1, samples.size()) - 1];
+  };
+  return {percentile(0.5), percentile(0.9), samples.front()};
+}
+
+// Peak resident set of this process so far; Linux reports ru_maxrss in KiB.
+double PeakRssMegabytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+struct RunResult {
+  std::vector<Tensor> outputs;
+  std::vector<double> latencies_ms;
+};
+
+RunResult TimeRuns(const CompiledModel& model, const std::vector<Tensor>& inputs, int64_t warmup, int64_t loop,
+                   Progress& progress) {
+  RunResult result;
+  for (int64_t i = 0; i < warmup; ++i) {
+    progress.Show(fmt::format("warm-up run {}/{}", i + 1, warmup));
+    result.outputs = model.Run(inputs);
+  }
+  for (int64_t i = 0; i < loop; ++i) {
+    progress.Show(fmt::format("timed run {}/{}", i + 1, loop));
+    const auto start = std::chrono::steady_clock::now();
+    result.outputs = model.Run(inputs);
+    result.latencies_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  progress.Clear();
+  return result;
+}
+
+// Writes each output as DIR/<sanitized name>.npy; returns the paths in output order.
+std::vector<std::string> WriteOutputs(const std::string& dir, const std::vector<TensorInfo>& infos,
+                                      const std::vector<Tensor>& outputs) {
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> files;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    files.push_back((std::filesystem::path(dir) / OutputFileName(infos[i].name)).string());
+    WriteNpy(files.back(), outputs[i]);
+  }
+  return files;
+}
+
+void PrintJson(const LoadedModel& loaded, const RunResult& run, const LatencyStats& latency,
+               const std::vector<std::string>& files) {
+  const CompiledModel& model = *loaded.model;
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("compile_ms").Number(loaded.prepare_ms);
+  json.Key("latency_ms").BeginObject();
+  json.Key("median").Number(latency.median);
+  json.Key("p90").Number(latency.p90);
+  json.Key("min").Number(latency.min);
+  json.EndObject();
+  json.Key("runs").Int(static_cast<int64_t>(run.latencies_ms.size()));
+  json.Key("peak_rss_mb").Number(PeakRssMegabytes());
+  json.Key("memory");
+  WriteMemorySummary(json, model.memory());
+  json.Key("outputs").BeginArray();
+  for (size_t i = 0; i < run.outputs.size(); ++i) {
+    json.BeginObject();
+    json.Key("name").String(model.outputs()[i].name);
+    json.Key("dtype").String(DataTypeName(run.outputs[i].dtype()));
+    json.Key("shape");
+    WriteShape(json, run.outputs[i].shape());
+    json.Key("file");
+    files.empty() ? json.Null() : json.String(files[i]);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  std::printf("%s\n", json.str().c_str());
+}
+
+void PrintHuman(const std::string& path, const LoadedModel& loaded, const RunResult& run, const LatencyStats& latency,
+                int64_t warmup, const std::vector<std::string>& files) {
+  const CompiledModel& model = *loaded.model;
+  std::printf("model     %s (%s in %.1f ms, device %s)\n", path.c_str(),
+              loaded.format == ModelFormat::kGem ? "loaded" : "compiled", loaded.prepare_ms,
+              model.device_name().c_str());
+  std::vector<std::vector<std::string>> rows = {{"name", "dtype", "shape", "first values"}};
+  for (size_t i = 0; i < run.outputs.size(); ++i) {
+    const Tensor& output = run.outputs[i];
+    rows.push_back({model.outputs()[i].name, std::string(DataTypeName(output.dtype())), output.shape().ToString(),
+                    FormatLeadingValues(output, kShownValues)});
+  }
+  std::printf("outputs\n%s", FormatTable(rows).c_str());
+  for (const std::string& file : files) std::printf("  wrote %s\n", file.c_str());
+  std::printf("latency   median %.3f ms, p90 %.3f ms, min %.3f ms (%zu runs after %lld warm-up)\n", latency.median,
+              latency.p90, latency.min, run.latencies_ms.size(), static_cast<long long>(warmup));
+  std::printf("peak RSS  %.1f MB\n", PeakRssMegabytes());
+  std::printf("memory    %s\n", FormatMemorySummary(model.memory()).c_str());
+}
+
+int Run(const ParsedArgs& args) {
+  const std::string path = args.positional().front();
+  const int64_t loop = args.IntValue("loop", 10, 1);
+  const int64_t warmup = args.IntValue("warmup", 1, 0);
+  std::map<std::string, std::string> input_files;
+  for (const std::string& text : args.Values("input")) input_files.insert(SplitKeyValue(text, "input"));
+  const Options options = CollectOptions(args);
+
+  Progress progress;
+  const LoadedModel loaded = LoadModel(path, options, progress);
+  const std::vector<Tensor> inputs = MakeInputs(loaded.model->inputs(), input_files, kInputSeed);
+  const RunResult run = TimeRuns(*loaded.model, inputs, warmup, loop, progress);
+  const LatencyStats latency = Summarize(run.latencies_ms);
+  const std::vector<std::string> files =
+      args.Has("output-dir") ? WriteOutputs(args.Value("output-dir"), loaded.model->outputs(), run.outputs)
+                             : std::vector<std::string>{};
+  if (args.Has("json")) {
+    PrintJson(loaded, run, latency, files);
+  } else {
+    PrintHuman(path, loaded, run, latency, warmup, files);
+  }
+  return 0;
+}
+
+}  // namespace
+
+const Command& RunCommand() {
+  static const Command command{
+      {"run",
+       "MODEL",
+       "Runs a model (.onnx or .gem) and reports its outputs, latency, peak memory and memory plan.",
+       {{"input", "NAME=FILE.npy", true, "data of one input; inputs not given get seeded random values"},
+        {"output-dir", "DIR", false, "write each output to DIR/<output name>.npy"},
+        {"loop", "N", false, "timed runs (default 10)"},
+        {"warmup", "N", false, "untimed runs before the timed ones (default 1)"},
+        kThreadsFlag,
+        kOptionFlag,
+        {"json", "", false, "print one JSON object instead of the report"}}},
+      &Run};
+  return command;
+}
+
+}  // namespace ge::cli
