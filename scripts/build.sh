@@ -38,6 +38,8 @@ install_missing_packages
 # The compiler cache survives between runs (and CI jobs that keep $HOME), so
 # a rebuild after a small change takes seconds. CMakeLists.txt picks ccache up.
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+# Paths inside the checkout are hashed relative to it, so a fresh clone elsewhere (CI) hits the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 mkdir -p "$CCACHE_DIR"
 
 cmake --preset default
