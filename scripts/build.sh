@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the missing Debian packages ge builds with, then configures and
-# builds the `default` CMake preset (build/default). Safe to run again: it
+# builds a CMake preset: `bash scripts/build.sh [PRESET]`, default `default`
+# (build/default); `asan` builds build/asan with ASan + UBSan. Safe to run again: it
 # installs only what is missing and rebuilds only what changed.
 # Used by scripts/setup.sh and scripts/test.sh.
 set -euo pipefail
@@ -42,5 +43,6 @@ export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 mkdir -p "$CCACHE_DIR"
 
-cmake --preset default
-cmake --build --preset default
+preset="${1:-default}"
+cmake --preset "$preset"
+cmake --build --preset "$preset"

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Builds what changed (installing missing packages first) and runs every test.
-# ctest ends with "N% tests passed, M tests failed out of T".
+# Builds what changed (installing missing packages first) and runs every test,
+# first in the default build, then under AddressSanitizer + UndefinedBehaviorSanitizer
+# (bad input must give an error, never a crash or a leak).
+# ctest ends each run with "N% tests passed, M tests failed out of T".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/build.sh
+bash scripts/build.sh default
 ctest --preset default
+
+bash scripts/build.sh asan
+ctest --preset asan

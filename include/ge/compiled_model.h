@@ -41,9 +41,12 @@ class CompiledModel {
   // Compiles `graph` with the given options (`ge.*` keys, see docs/options.md).
   static std::shared_ptr<const CompiledModel> Compile(std::unique_ptr<Graph> graph, const Options& options = {});
   // Loads a .gem file written by Save(); no re-import and no re-planning.
-  static std::shared_ptr<const CompiledModel> Load(const std::string& path);
+  // `options` may override the run-time options stored in the file (today:
+  // ge.exec.intraOpThreads); compile options are fixed in the file and are refused.
+  static std::shared_ptr<const CompiledModel> Load(const std::string& path, const Options& options = {});
   static std::shared_ptr<const CompiledModel> LoadFromMemory(const void* data, size_t size,
-                                                             const std::string& origin = "<memory>");
+                                                             const std::string& origin = "<memory>",
+                                                             const Options& options = {});
 
   // Writes the model as a .gem file; the file appears whole or not at all.
   void Save(const std::string& path) const;

@@ -15,13 +15,13 @@ std::shared_ptr<const CompiledModel> CompiledModel::Compile(std::unique_ptr<Grap
   return std::make_shared<const CompiledModel>(runtime::CompileGraph(std::move(graph), options));
 }
 
-std::shared_ptr<const CompiledModel> CompiledModel::Load(const std::string& path) {
-  return std::make_shared<const CompiledModel>(runtime::LoadGemFile(path));
+std::shared_ptr<const CompiledModel> CompiledModel::Load(const std::string& path, const Options& options) {
+  return std::make_shared<const CompiledModel>(runtime::LoadGemFile(path, options));
 }
 
 std::shared_ptr<const CompiledModel> CompiledModel::LoadFromMemory(const void* data, size_t size,
-                                                                   const std::string& origin) {
-  return std::make_shared<const CompiledModel>(runtime::LoadGemBuffer(data, size, origin));
+                                                                   const std::string& origin, const Options& options) {
+  return std::make_shared<const CompiledModel>(runtime::LoadGemBuffer(data, size, origin, options));
 }
 
 void CompiledModel::Save(const std::string& path) const { runtime::SaveGemFile(*impl_, path); }

@@ -23,7 +23,9 @@ void SaveGemFile(const CompiledModel::Impl& impl, const std::string& path);
 // cannot be read, kInvalidModel for anything that is not a sound .gem file
 // (bad magic, verifier or checksum failure, inconsistent plan), kUnsupported
 // for a newer format version or a plan for another device.
-std::unique_ptr<CompiledModel::Impl> LoadGemFile(const std::string& path);
-std::unique_ptr<CompiledModel::Impl> LoadGemBuffer(const void* data, size_t size, const std::string& origin);
+// `overrides` replace stored run-time options (CheckLoadOptions).
+std::unique_ptr<CompiledModel::Impl> LoadGemFile(const std::string& path, const Options& overrides);
+std::unique_ptr<CompiledModel::Impl> LoadGemBuffer(const void* data, size_t size, const std::string& origin,
+                                                   const Options& overrides);
 
 }  // namespace ge::runtime

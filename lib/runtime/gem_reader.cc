@@ -61,8 +61,8 @@ Shape ReadShape(const fb::Vector<int64_t>* dims, const std::string& what) {
 // Builds ge objects from the verified FlatBuffers tables.
 class GemLoader {
  public:
-  GemLoader(const gem::Model& model, const uint8_t* weights, size_t weights_size)
-      : model_(model), weights_(weights), weights_size_(weights_size) {}
+  GemLoader(const gem::Model& model, const uint8_t* weights, size_t weights_size, const Options& overrides)
+      : model_(model), weights_(weights), weights_size_(weights_size), overrides_(overrides) {}
 
   std::unique_ptr<CompiledModel::Impl> Load() {
     const gem::GraphDef& graph_def = *model_.graph();
@@ -70,6 +70,7 @@ class GemLoader {
     if (model_.options() != nullptr) {
       for (const gem::OptionDef* option : *model_.options()) impl->options[option->key()->str()] = option->value()->str();
     }
+    impl->options = MergeOptions(impl->options, overrides_);
     impl->settings = ParseOptions(impl->options);
     ScopedIntraOpThreads threads(impl->settings.intra_op_threads);  // kernels size their scratch by it
     impl->graph = BuildGraph(graph_def);
@@ -230,6 +231,7 @@ class GemLoader {
   const gem::Model& model_;
   const uint8_t* weights_;
   size_t weights_size_;
+  const Options& overrides_;
 };
 
 // Everything about the bytes before any of them is trusted.
@@ -259,12 +261,13 @@ const gem::Model& CheckFile(const uint8_t* data, size_t size) {
 
 // `bytes` must be 64-byte aligned (mmap or an aligned copy) and stay alive.
 std::unique_ptr<CompiledModel::Impl> LoadVerified(std::shared_ptr<const void> bytes, size_t size,
-                                                  const std::string& origin) {
+                                                  const std::string& origin, const Options& overrides) {
   try {
+    CheckLoadOptions(overrides);
     const auto* data = static_cast<const uint8_t*>(bytes.get());
     const gem::Model& model = CheckFile(data, size);
     const fb::Vector<uint8_t>* weights = model.weights();
-    auto impl = GemLoader(model, weights ? weights->data() : nullptr, weights ? weights->size() : 0).Load();
+    auto impl = GemLoader(model, weights ? weights->data() : nullptr, weights ? weights->size() : 0, overrides).Load();
     impl->backing = std::move(bytes);
     return impl;
   } catch (const Error& error) {
@@ -279,7 +282,7 @@ std::unique_ptr<CompiledModel::Impl> LoadVerified(std::shared_ptr<const void> by
 
 }  // namespace
 
-std::unique_ptr<CompiledModel::Impl> LoadGemFile(const std::string& path) {
+std::unique_ptr<CompiledModel::Impl> LoadGemFile(const std::string& path, const Options& overrides) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) ReadFailed(path, errno);
   struct stat info {};
@@ -304,10 +307,11 @@ std::unique_ptr<CompiledModel::Impl> LoadGemFile(const std::string& path) {
   ::close(fd);
   if (mapped == MAP_FAILED) ReadFailed(path, error);
   std::shared_ptr<const void> bytes(mapped, [size](const void* data) { ::munmap(const_cast<void*>(data), size); });
-  return LoadVerified(std::move(bytes), size, path);
+  return LoadVerified(std::move(bytes), size, path, overrides);
 }
 
-std::unique_ptr<CompiledModel::Impl> LoadGemBuffer(const void* data, size_t size, const std::string& origin) {
+std::unique_ptr<CompiledModel::Impl> LoadGemBuffer(const void* data, size_t size, const std::string& origin,
+                                                   const Options& overrides) {
   // A private aligned copy: the caller's buffer may be unaligned or go away.
   std::shared_ptr<void> copy(std::aligned_alloc(Tensor::kAlignment, std::max<size_t>(
                                  (size + Tensor::kAlignment - 1) / Tensor::kAlignment * Tensor::kAlignment,
@@ -315,7 +319,7 @@ std::unique_ptr<CompiledModel::Impl> LoadGemBuffer(const void* data, size_t size
                              std::free);
   if (!copy) throw Error(ErrorCode::kInternal, fmt::format("{}: out of memory copying {} bytes", origin, size));
   if (size > 0) std::memcpy(copy.get(), data, size);
-  return LoadVerified(std::move(copy), size, origin);
+  return LoadVerified(std::move(copy), size, origin, overrides);
 }
 
 }  // namespace ge::runtime

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -107,6 +108,18 @@ RuntimeOptions ParseOptions(const Options& options) {
     parser->second(key, value, parsed);
   }
   return parsed;
+}
+
+void CheckLoadOptions(const Options& options) {
+  static const std::set<std::string> kLoadOptions = {"ge.exec.intraOpThreads"};
+  for (const auto& [key, value] : options) {
+    if (!kLoadOptions.count(key)) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  fmt::format("option {} is fixed when the model is compiled and cannot change when loading it; "
+                              "options allowed at load time: {}",
+                              key, fmt::join(kLoadOptions, ", ")));
+    }
+  }
 }
 
 Options MergeOptions(const Options& base, const Options& overrides) {

@@ -26,6 +26,11 @@ struct RuntimeOptions {
 // Throws ge::Error as described above.
 RuntimeOptions ParseOptions(const Options& options);
 
+// Options that may still change when a compiled model is loaded (they do not
+// affect the plan): ge.exec.intraOpThreads. Throws kInvalidArgument naming any
+// other key and listing the allowed ones.
+void CheckLoadOptions(const Options& options);
+
 // `base` overridden key by key by `overrides` (session options, then graph options).
 Options MergeOptions(const Options& base, const Options& overrides);
 

@@ -111,6 +111,10 @@ case $case_name in
     check_json gem.json "$run_checks"
     # Same model, same seeded inputs: the .gem must reproduce the ONNX run exactly.
     cmp from_onnx/probabilities.npy from_gem/probabilities.npy || fail ".gem output differs from the .onnx output"
+    # The thread count is a load-time choice; other options are fixed in the file.
+    "$ge" run demo.gem --threads 1 --json --loop 1 >gem1.json
+    check_json gem1.json "$run_checks"
+    expect_failure 1 'ge.exec.disableReuseMemory' "$ge" run demo.gem --option ge.exec.disableReuseMemory=1
     ;;
   info_onnx)
     "$ge" info "$demo" --json >info.json

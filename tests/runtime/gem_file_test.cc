@@ -166,6 +166,29 @@ TEST_CASE("gem: the loaded model keeps the plan and options it was saved with", 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("gem: the thread count may change at load time, compile options may not", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-load-options");
+  std::filesystem::path path = dir / "mlp.gem";
+  auto model = CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.exec.intraOpThreads", "2"}});
+  model->Save(path.string());
+  auto one_thread = CompiledModel::Load(path.string(), {{"ge.exec.intraOpThreads", "1"}});
+  std::vector<Tensor> inputs = RandomInputs(*model, 7);
+  std::vector<Tensor> expected = model->Run(inputs);
+  std::vector<Tensor> got = one_thread->Run(inputs);
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) CHECK(ge::test::MaxAbsDiff(got[i], expected[i]) < 1e-5);
+
+  try {
+    CompiledModel::Load(path.string(), {{"ge.exec.disableReuseMemory", "1"}});
+    FAIL("a compile option was accepted at load time");
+  } catch (const ge::Error& error) {
+    CHECK(error.code() == ErrorCode::kInvalidArgument);
+    CHECK_THAT(error.what(), Catch::Contains("ge.exec.disableReuseMemory") &&
+                                 Catch::Contains("ge.exec.intraOpThreads") && Catch::Contains("mlp.gem"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("gem: weights are 64-byte aligned in the file", "[gem]") {
   std::filesystem::path dir = ge::test::TempDir("runtime-gem-align");
   std::filesystem::path path = dir / "conv.gem";

@@ -44,16 +44,8 @@ LoadedModel LoadModel(const std::string& path, const Options& options, Progress&
   loaded.format = DetectModelFormat(path);
   const auto start = std::chrono::steady_clock::now();
   if (loaded.format == ModelFormat::kGem) {
-    if (!options.empty()) {
-      std::string keys;
-      for (const auto& [key, value] : options) keys += (keys.empty() ? "" : ", ") + key;
-      throw Error(ErrorCode::kInvalidArgument,
-                  fmt::format("'{}' is a compiled .gem model, so compile options ({}) no longer apply; give "
-                              "--option and --threads to 'ge compile' instead",
-                              path, keys));
-    }
     progress.Show(fmt::format("loading {} ...", path));
-    loaded.model = CompiledModel::Load(path);
+    loaded.model = CompiledModel::Load(path, options);  // refuses compile options by name
   } else {
     progress.Show(fmt::format("importing {} ...", path));
     std::unique_ptr<Graph> graph = ImportOnnxFile(path);
