@@ -29,6 +29,10 @@ struct MemorySummary {
   size_t arena_bytes = 0;        // planned activation arena of one run
   size_t no_reuse_bytes = 0;     // what the activations would take without any reuse
   size_t lower_bound_bytes = 0;  // peak of simultaneously live activation bytes
+  // Some shape is only known at run time: nothing is planned (the arena
+  // figures are 0); each run allocates its tensors and frees them after their
+  // last use.
+  bool dynamic = false;
 };
 
 struct PassTiming {
@@ -51,7 +55,8 @@ class CompiledModel {
   // Writes the model as a .gem file; the file appears whole or not at all.
   void Save(const std::string& path) const;
 
-  // Runs the model. Inputs in the order of inputs(); thread-safe.
+  // Runs the model. Inputs in the order of inputs(); thread-safe. An input
+  // dim that inputs() leaves unknown (-1) takes any size.
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const;
 
   const std::vector<TensorInfo>& inputs() const;

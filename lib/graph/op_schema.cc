@@ -58,6 +58,7 @@ struct TypedPort {
 // InferContext
 
 InferContext::InferContext(Node& node) : node_(node) {}
+InferContext::InferContext(Node& node, InputConstants constants) : node_(node), constants_(std::move(constants)) {}
 
 DataType InferContext::input_dtype(size_t i) const {
   if (!has_input(i)) Fail(fmt::format("input {} is absent but its dtype was requested", i));
@@ -70,7 +71,9 @@ const Shape& InferContext::input_shape(size_t i) const {
 }
 
 const Tensor* InferContext::input_constant(size_t i) const {
-  return has_input(i) ? node_.input(i)->constant() : nullptr;
+  if (!has_input(i)) return nullptr;
+  if (const Tensor* constant = node_.input(i)->constant()) return constant;
+  return constants_ ? constants_(i) : nullptr;
 }
 
 void InferContext::set_output(size_t i, DataType dtype, Shape shape) {

@@ -41,14 +41,23 @@ struct TypeConstraintSpec {
 // the schema defaults. Fail() throws ge::Error naming the node and op.
 class InferContext {
  public:
+  // Content of input i known to the caller although its producer is not a
+  // Const node (the runtime's tensors of one run), else nullptr.
+  using InputConstants = std::function<const Tensor*(size_t input_index)>;
+
   explicit InferContext(Node& node);
+  // Inference that also sees `constants` as constant inputs: a run of a
+  // dynamic model infers each node with the tensors computed so far, so
+  // schemas compute exact shapes (Reshape of a computed shape, NonZero, ...).
+  InferContext(Node& node, InputConstants constants);
 
   Node& node() { return node_; }
   size_t num_inputs() const { return node_.num_inputs(); }
   bool has_input(size_t i) const { return node_.input(i) != nullptr; }
   DataType input_dtype(size_t i) const;
   const Shape& input_shape(size_t i) const;
-  // Constant content of input i (its producer is a Const node), else nullptr.
+  // Constant content of input i (its producer is a Const node, or the
+  // caller's InputConstants know it), else nullptr.
   const Tensor* input_constant(size_t i) const;
   size_t num_outputs() const { return node_.num_outputs(); }
 
@@ -59,6 +68,7 @@ class InferContext {
 
  private:
   Node& node_;
+  InputConstants constants_;
 };
 
 using InferFunction = std::function<void(InferContext&)>;

@@ -10,6 +10,7 @@
 #include "graph/verifier.h"
 #include "passes/pass.h"
 #include "runtime/constant_evaluator.h"
+#include "runtime/dynamic_executor.h"
 #include "runtime/intra_op_threads.h"
 #include "runtime/model_layout.h"
 #include "runtime/storage_plan.h"
@@ -17,22 +18,26 @@
 namespace ge::runtime {
 namespace {
 
-// The planner and the kernels need every dtype and dimension fixed.
-void RequireStaticShapes(const Graph& graph) {
+// Kernels are chosen by dtype, so every dtype must be known after inference.
+void RequireDtypes(const Graph& graph) {
   for (const Node* node : graph.nodes()) {
     for (const Value* output : node->outputs()) {
-      if (!output->shape().IsStatic()) {
-        throw Error(ErrorCode::kUnsupported,
-                    fmt::format("{}: output '{}' has shape {} after shape inference; ge runs static shapes only "
-                                "(give the graph inputs fixed shapes)",
-                                node->Describe(), output->name(), output->shape().ToString()));
-      }
       if (output->dtype() == DataType::kUndefined) {
         throw Error(ErrorCode::kInvalidModel,
                     fmt::format("{}: output '{}' has no dtype after shape inference", node->Describe(), output->name()));
       }
     }
   }
+}
+
+// The planner needs every dimension fixed; otherwise the model runs dynamically.
+bool AllShapesStatic(const Graph& graph) {
+  for (const Node* node : graph.nodes()) {
+    for (const Value* output : node->outputs()) {
+      if (!output->shape().IsStatic()) return false;
+    }
+  }
+  return true;
 }
 
 // The PassManager checks the names too; this says which option they came from.
@@ -47,6 +52,14 @@ void CheckDisabledPasses(const PassManager& passes, const std::set<std::string>&
 }
 
 }  // namespace
+
+void MakeDynamic(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes) {
+  NumberValues(impl, device, std::move(nodes));
+  impl.memory = MemorySummary{};
+  for (const Tensor& constant : impl.constants) impl.memory.const_bytes += constant.nbytes();
+  impl.memory.dynamic = true;
+  impl.dynamic = std::make_shared<const DynamicExecutor>(impl, device);
+}
 
 std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, const Options& options) {
   if (!graph) throw Error(ErrorCode::kInvalidArgument, "CompiledModel::Compile: the graph is null");
@@ -66,11 +79,16 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   PassManagerOptions pass_options{impl->settings.disabled_passes, impl->settings.dump_graph_dir};
   impl->pass_timings = passes.Run(*graph, context, pass_options);
   VerifyGraph(*graph);
-  RequireStaticShapes(*graph);
+  RequireDtypes(*graph);
 
+  bool is_static = AllShapesStatic(*graph);
   impl->graph = std::move(graph);
   std::vector<Node*> order = impl->graph->TopologicalOrder();
   std::vector<const Node*> nodes(order.begin(), order.end());
+  if (!is_static) {
+    MakeDynamic(*impl, device, std::move(nodes));
+    return impl;
+  }
   std::vector<size_t> steps = DefaultStepNodes(nodes);
   LayOutModel(*impl, device, std::move(nodes), steps);
   PlanStorage(*impl);

@@ -15,6 +15,8 @@
 
 namespace ge::runtime {
 
+class DynamicExecutor;
+
 // Where the bytes of a value live during a run. A view (Reshape, Flatten,
 // ...) has the storage of the value it views.
 enum class StorageKind : uint8_t {
@@ -75,6 +77,10 @@ struct CompiledModel::Impl {
   std::shared_ptr<const void> backing;
   // Built last, once memory.arena_bytes is known.
   std::unique_ptr<runtime::ArenaPool> arenas;
+
+  // Set instead of a plan (no steps, storage or arenas; memory.dynamic) when
+  // some shape is only known at run time: runs infer and run node by node.
+  std::shared_ptr<const runtime::DynamicExecutor> dynamic;
 };
 
 }  // namespace ge

@@ -1,10 +1,12 @@
 // CompiledModel::Run: checks the inputs, leases an arena, points every value
-// at its storage and runs the steps in order on the calling thread.
+// at its storage and runs the steps in order on the calling thread. A dynamic
+// model hands the checked inputs to its DynamicExecutor instead.
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "runtime/dynamic_executor.h"
 #include "runtime/execution_plan.h"
 #include "runtime/intra_op_threads.h"
 
@@ -13,6 +15,16 @@ namespace {
 
 using runtime::Storage;
 using runtime::StorageKind;
+
+// Unknown dims (and an unknown rank) take anything; for a static model this is ==.
+bool ShapeAccepts(const Shape& expected, const Shape& got) {
+  if (expected.unknown_rank()) return true;
+  if (expected.rank() != got.rank()) return false;
+  for (size_t i = 0; i < expected.rank(); ++i) {
+    if (expected.dim(i) != Shape::kUnknownDim && expected.dim(i) != got.dim(i)) return false;
+  }
+  return true;
+}
 
 void CheckInputs(const CompiledModel::Impl& impl, const std::vector<Tensor>& inputs) {
   if (inputs.size() != impl.inputs.size()) {
@@ -26,7 +38,7 @@ void CheckInputs(const CompiledModel::Impl& impl, const std::vector<Tensor>& inp
       throw Error(ErrorCode::kInvalidArgument, fmt::format("input '{}' (#{}): expected dtype {}, got {}", expected.name,
                                                            i, DataTypeName(expected.dtype), DataTypeName(got.dtype())));
     }
-    if (got.shape() != expected.shape) {
+    if (!ShapeAccepts(expected.shape, got.shape())) {
       throw Error(ErrorCode::kInvalidArgument,
                   fmt::format("input '{}' (#{}): expected shape {}, got {}", expected.name, i,
                               expected.shape.ToString(), got.shape().ToString()));
@@ -60,6 +72,7 @@ std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs) const 
   const Impl& impl = *impl_;
   CheckInputs(impl, inputs);
   runtime::ScopedIntraOpThreads threads(impl.settings.intra_op_threads);
+  if (impl.dynamic) return impl.dynamic->Run(inputs);
 
   runtime::ArenaPool::Lease arena = impl.arenas->Acquire();
   std::vector<Tensor> outputs;

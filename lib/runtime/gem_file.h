@@ -11,8 +11,11 @@
 
 namespace ge::runtime {
 
-// The format this build writes, and the newest it reads.
-inline constexpr uint32_t kGemFormatVersion = 1;
+// The newest format this build reads and writes. Version 2 added dynamic
+// models (an empty plan marked `dynamic`, unknown dims in values); a model
+// with a plan is still written as version 1, so older readers load it.
+inline constexpr uint32_t kGemFormatVersion = 2;
+inline constexpr uint32_t kGemPlannedFormatVersion = 1;
 
 // Writes "<path>.tmp" and renames it to `path`, so the file appears whole or
 // not at all. Throws ge::Error (kIoError naming the path; kUnsupported for

@@ -16,6 +16,7 @@
 #include "gem_generated.h"
 #include "ge/error.h"
 #include "graph/verifier.h"
+#include "runtime/compiler.h"
 #include "runtime/gem_checksum.h"
 #include "runtime/gem_file.h"
 #include "runtime/intra_op_threads.h"
@@ -43,11 +44,16 @@ DataType ReadDataType(int32_t code, const std::string& what) {
   return dtype;
 }
 
-Shape ReadShape(const fb::Vector<int64_t>* dims, const std::string& what) {
+// `allow_unknown`: unknown dims (-1) are valid, as in the values of a dynamic model.
+Shape ReadShape(const fb::Vector<int64_t>* dims, const std::string& what, bool allow_unknown = false) {
   std::vector<int64_t> result;
   int64_t elements = 1;
   if (dims != nullptr) {
     for (int64_t dim : *dims) {
+      if (allow_unknown && dim == Shape::kUnknownDim) {
+        result.push_back(dim);
+        continue;
+      }
       if (dim < 0 || (dim > 0 && elements > kMaxElements / dim)) {
         Corrupted(fmt::format(" ({} has an invalid shape)", what));
       }
@@ -62,7 +68,13 @@ Shape ReadShape(const fb::Vector<int64_t>* dims, const std::string& what) {
 class GemLoader {
  public:
   GemLoader(const gem::Model& model, const uint8_t* weights, size_t weights_size, const Options& overrides)
-      : model_(model), weights_(weights), weights_size_(weights_size), overrides_(overrides) {}
+      : model_(model),
+        weights_(weights),
+        weights_size_(weights_size),
+        overrides_(overrides),
+        dynamic_(model.plan()->dynamic()) {
+    if (dynamic_ && model.header()->stamp()->format_version() < 2) Corrupted(" (a dynamic model in a version 1 file)");
+  }
 
   std::unique_ptr<CompiledModel::Impl> Load() {
     const gem::GraphDef& graph_def = *model_.graph();
@@ -84,12 +96,17 @@ class GemLoader {
       throw Error(ErrorCode::kUnsupported,
                   fmt::format("the model was compiled for device '{}'; this ge runs it on '{}'", target, device.name()));
     }
+    std::vector<Node*> nodes = impl->graph->nodes();  // file order: a topological order
+    if (dynamic_) {
+      MakeDynamic(*impl, device, std::vector<const Node*>(nodes.begin(), nodes.end()));
+      CheckGraphIo(*impl, graph_def);
+      return impl;
+    }
     const gem::Plan& plan = *model_.plan();
     std::vector<size_t> step_nodes;
     if (plan.steps() != nullptr) {
       for (const gem::StepDef* step : *plan.steps()) step_nodes.push_back(step->node());
     }
-    std::vector<Node*> nodes = impl->graph->nodes();  // file order: a topological order
     LayOutModel(*impl, device, std::vector<const Node*>(nodes.begin(), nodes.end()), step_nodes);
     CheckGraphIo(*impl, graph_def);
     TakePlan(*impl, plan);
@@ -128,7 +145,11 @@ class GemLoader {
           Value* value = node->output(i);
           value->set_name(value_def.name()->str());
           value->set_dtype(ReadDataType(value_def.dtype(), "value '" + value->name() + "'"));
-          value->set_shape(ReadShape(value_def.dims(), "value '" + value->name() + "'"));
+          if (dynamic_ && value_def.unknown_rank()) {
+            value->set_shape(Shape::UnknownRank());
+          } else {
+            value->set_shape(ReadShape(value_def.dims(), "value '" + value->name() + "'", dynamic_));
+          }
           values[id] = value;
         }
         if (def->attrs() != nullptr) {
@@ -232,6 +253,7 @@ class GemLoader {
   const uint8_t* weights_;
   size_t weights_size_;
   const Options& overrides_;
+  bool dynamic_;  // no plan: shapes are inferred at run time
 };
 
 // Everything about the bytes before any of them is trusted.

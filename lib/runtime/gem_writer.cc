@@ -101,7 +101,8 @@ class GemBuilder {
     auto weights = builder_.CreateUninitializedVector(weights_.size(), sizeof(uint8_t), &blob);
     weights_.CopyInto(blob);
 
-    gem::Stamp stamp(0, kGemFormatVersion);  // the checksum is filled in after Finish
+    // The checksum is filled in after Finish.
+    gem::Stamp stamp(0, impl_.dynamic ? kGemFormatVersion : kGemPlannedFormatVersion);
     auto header = gem::CreateHeader(builder_, &stamp, builder_.CreateString(fmt::format("ge {}", GE_VERSION_STRING)),
                                     builder_.CreateString(impl_.device_name), builder_.CreateString(HostIsa()));
     auto graph = BuildGraph();
@@ -176,7 +177,8 @@ class GemBuilder {
     std::vector<fb::Offset<gem::ValueDef>> values;
     for (const Value* value : impl_.values) {
       values.push_back(gem::CreateValueDef(builder_, builder_.CreateString(value->name()),
-                                           static_cast<int32_t>(value->dtype()), Dims(value->shape())));
+                                           static_cast<int32_t>(value->dtype()), Dims(value->shape()),
+                                           value->shape().unknown_rank()));
     }
     std::vector<uint32_t> inputs(impl_.input_values.begin(), impl_.input_values.end());
     std::vector<uint32_t> outputs(impl_.output_values.begin(), impl_.output_values.end());
@@ -197,7 +199,8 @@ class GemBuilder {
     }
     const MemorySummary& m = impl_.memory;
     gem::PlannedMemory memory(m.const_bytes, m.arena_bytes, m.no_reuse_bytes, m.lower_bound_bytes);
-    return gem::CreatePlan(builder_, builder_.CreateVector(steps), builder_.CreateVectorOfStructs(storage), &memory);
+    return gem::CreatePlan(builder_, builder_.CreateVector(steps), builder_.CreateVectorOfStructs(storage), &memory,
+                           impl_.dynamic != nullptr);
   }
 
   void SealChecksum() {

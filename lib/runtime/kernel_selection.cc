@@ -33,11 +33,15 @@ DataType SelectionDtype(const Node& node) {
 
 }  // namespace
 
-SelectedKernel SelectKernel(const device::Device& device, const Node& node, const std::string& requested_impl_mode) {
+const device::KernelDef& FindKernelDef(const device::Device& device, const Node& node) {
   DataType dtype = SelectionDtype(node);
   const device::KernelDef* def = device.kernels().Find(node.op_type(), dtype);
   if (def == nullptr) NoKernel(device, node, dtype);
+  return *def;
+}
 
+SelectedKernel SelectKernel(const device::Device& device, const Node& node, const std::string& requested_impl_mode) {
+  const device::KernelDef* def = &FindKernelDef(device, node);
   SelectedKernel selected;
   selected.kernel = def->factory(node);
   if (!selected.kernel) {

@@ -15,9 +15,12 @@ struct SelectedKernel {
   std::string impl_mode;
 };
 
-// Throws ge::Error (kUnsupported) naming the node, its op type and the dtype
-// when the device has no kernel for them (listing the dtypes it does have),
-// and passes on the factory's own errors.
+// The registry entry for the node's op type and dtype. Throws ge::Error
+// (kUnsupported) naming the node, its op type and the dtype when the device
+// has no kernel for them, listing the dtypes it does have.
+const device::KernelDef& FindKernelDef(const device::Device& device, const Node& node);
+
+// FindKernelDef, then the factory (whose own errors pass on).
 SelectedKernel SelectKernel(const device::Device& device, const Node& node, const std::string& requested_impl_mode);
 
 }  // namespace ge::runtime

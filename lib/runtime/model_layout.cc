@@ -30,6 +30,15 @@ bool IsViewStep(const Step& step) {
   return true;
 }
 
+int IdOf(const std::unordered_map<const Value*, int>& id_of, const Value* value, const Graph& graph) {
+  auto it = id_of.find(value);
+  if (it == id_of.end()) {
+    throw Error(ErrorCode::kInvalidModel, fmt::format("value '{}' is not produced by a node of graph '{}'",
+                                                      value->name(), graph.name()));
+  }
+  return it->second;
+}
+
 }  // namespace
 
 std::vector<size_t> DefaultStepNodes(const std::vector<const Node*>& nodes) {
@@ -40,18 +49,14 @@ std::vector<size_t> DefaultStepNodes(const std::vector<const Node*>& nodes) {
   return steps;
 }
 
-void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes,
-                 const std::vector<size_t>& step_nodes) {
+void NumberValues(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes) {
   impl.device_name = device.name();
   impl.nodes = std::move(nodes);
-
   std::unordered_map<const Value*, int> id_of;
-  std::vector<bool> available;  // value id -> computed before the current step
   for (const Node* node : impl.nodes) {
     for (const Value* output : node->outputs()) {
       id_of[output] = static_cast<int>(impl.values.size());
       impl.values.push_back(output);
-      available.push_back(IsSource(*node));
     }
     if (node->op_type() == "Const") {
       const Tensor* content = node->output(0)->constant();
@@ -61,14 +66,7 @@ void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::v
       impl.constants.push_back(*content);
     }
   }
-  auto value_id = [&](const Value* value) {
-    auto it = id_of.find(value);
-    if (it == id_of.end()) {
-      throw Error(ErrorCode::kInvalidModel, fmt::format("value '{}' is not produced by a node of graph '{}'",
-                                                        value->name(), impl.graph->name()));
-    }
-    return it->second;
-  };
+  auto value_id = [&](const Value* value) { return IdOf(id_of, value, *impl.graph); };
   for (const Value* input : impl.graph->inputs()) {
     impl.input_values.push_back(value_id(input));
     impl.inputs.push_back(TensorInfo{input->name(), input->dtype(), input->shape()});
@@ -77,6 +75,20 @@ void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::v
     impl.output_values.push_back(value_id(output));
     impl.outputs.push_back(TensorInfo{output->name(), output->dtype(), output->shape()});
   }
+}
+
+void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes,
+                 const std::vector<size_t>& step_nodes) {
+  NumberValues(impl, device, std::move(nodes));
+  std::unordered_map<const Value*, int> id_of;
+  std::vector<bool> available;  // value id -> computed before the current step
+  for (const Node* node : impl.nodes) {
+    for (const Value* output : node->outputs()) {
+      id_of[output] = static_cast<int>(available.size());
+      available.push_back(IsSource(*node));
+    }
+  }
+  auto value_id = [&](const Value* value) { return IdOf(id_of, value, *impl.graph); };
 
   std::vector<bool> scheduled(impl.nodes.size(), false);
   std::unordered_map<const Node*, size_t> index_of;

@@ -11,6 +11,11 @@
 
 namespace ge::runtime {
 
+// The graph-only part: numbers the values (the outputs of `nodes`, in order),
+// collects the constants and the graph inputs/outputs. Dynamic models stop
+// here; LayOutModel starts with it.
+void NumberValues(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes);
+
 // `nodes`: every node of impl.graph in a topological order. `step_nodes`:
 // indices into `nodes` of the nodes to run, in execution order (no Data or
 // Const). Uses impl.settings.impl_mode to pick kernels. Throws ge::Error

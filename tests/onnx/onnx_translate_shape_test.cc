@@ -103,11 +103,21 @@ TEST_CASE("Unsqueeze/Squeeze read axes from attributes before 13 and constant in
   CHECK(node->attrs().GetInts("axis") == Ints{0, 2});
 }
 
-TEST_CASE("Unsqueeze 13 with computed axes is refused") {
+TEST_CASE("Unsqueeze 13 and Split 13 keep computed axes and sizes as inputs") {
   OnnxModelBuilder b(13);
-  b.Input("x", {3}).Input("axes", {1}, kOnnxInt64).Output("y", {-1, -1});
+  b.Input("x", {3}).Input("axes", {1}, kOnnxInt64).Input("sizes", {2}, kOnnxInt64);
+  b.Output("y", {-1, -1}).Output("a", {-1}).Output("b", {-1});
   b.Node("Unsqueeze", {"x", "axes"}, {"y"}, "unsq");
-  CHECK_THROWS_WITH(b.Import(), Catch::Contains("'unsq'") && Catch::Contains("must be a constant"));
+  b.Node("Split", {"x", "sizes"}, {"a", "b"}, "split");
+  auto graph = b.Import();
+  Node* unsqueeze = graph->FindNode("unsq");
+  REQUIRE(unsqueeze->num_inputs() == 2);
+  CHECK(unsqueeze->input(1) == graph->inputs()[1]);
+  CHECK(unsqueeze->attrs().GetInts("axes").empty());
+  Node* split = graph->FindNode("split");
+  REQUIRE(split->num_inputs() == 2);
+  CHECK(split->input(1) == graph->inputs()[2]);
+  CHECK(split->attrs().GetInt("num_split") == 2);
 }
 
 TEST_CASE("Transpose defaults to reversed dims and Concat Gather Flatten Reshape map their axes") {

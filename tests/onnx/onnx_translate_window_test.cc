@@ -112,7 +112,7 @@ TEST_CASE("ConvTranspose with output_shape derives the pads") {
   CHECK(node->attrs().GetInts("pads") == Ints{1, 0, 1, 0});
 }
 
-TEST_CASE("MaxPool becomes MaxPoolV3 with dilations and ceil_mode and refuses Indices") {
+TEST_CASE("MaxPool becomes MaxPoolV3 with dilations and ceil_mode, or MaxPoolWithArgmax with Indices") {
   OnnxModelBuilder b(12);
   b.Input("x", {1, 3, 10, 10}).Output("y", {1, 3, 4, 6});
   auto& pool = b.Node("MaxPool", {"x"}, {"y"}, "pool");
@@ -133,8 +133,15 @@ TEST_CASE("MaxPool becomes MaxPoolV3 with dilations and ceil_mode and refuses In
 
   OnnxModelBuilder with_indices(12);
   with_indices.Input("x", {1, 1, 4, 4}).Output("y", {1, 1, 3, 3}).Output("i", {1, 1, 3, 3}, kOnnxInt64);
-  SetAttr(with_indices.Node("MaxPool", {"x"}, {"y", "i"}, "argpool"), "kernel_shape", Ints{2, 2});
-  CHECK_THROWS_WITH(with_indices.Import(), Catch::Contains("'argpool'") && Catch::Contains("Indices"));
+  auto& argpool = with_indices.Node("MaxPool", {"x"}, {"y", "i"}, "argpool");
+  SetAttr(argpool, "kernel_shape", Ints{2, 2});
+  SetAttr(argpool, "storage_order", int64_t{1});
+  auto argpool_graph = with_indices.Import();
+  Node* argmax = argpool_graph->FindNode("argpool");
+  CHECK(argmax->op_type() == "MaxPoolWithArgmax");
+  CHECK(argmax->attrs().GetInt("storage_order") == 1);
+  CHECK(argpool_graph->outputs()[1]->producer() == argmax);
+  CHECK(argpool_graph->outputs()[1]->dtype() == DataType::kInt64);
 }
 
 TEST_CASE("AveragePool maps count_include_pad to exclusive and SAME forces floor sizing") {

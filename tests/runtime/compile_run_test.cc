@@ -165,18 +165,6 @@ TEST_CASE("compile: memory is reused along a chain, and not with disableReuseMem
   CHECK(worst < 1e-5);
 }
 
-TEST_CASE("compile: dynamic shapes are rejected naming the node and value", "[compile]") {
-  ge::GraphBuilder b("dynamic");
-  b.Output(b.Relu(b.Input("x", DataType::kFloat, {ge::Shape::kUnknownDim, 3}), "relu"));
-  try {
-    ge::CompiledModel::Compile(b.Build());
-    FAIL("compiled a graph with an unknown dimension");
-  } catch (const ge::Error& error) {
-    CHECK(error.code() == ErrorCode::kUnsupported);
-    CHECK_THAT(error.what(), Catch::Contains("'x'") && Catch::Contains("[?,3]"));
-  }
-}
-
 TEST_CASE("compile: a null graph or a graph without outputs is an invalid argument", "[compile]") {
   CHECK_THROWS_MATCHES(ge::CompiledModel::Compile(nullptr), ge::Error,
                        Catch::Predicate<ge::Error>([](const ge::Error& e) {

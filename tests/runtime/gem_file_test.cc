@@ -198,7 +198,7 @@ TEST_CASE("gem: weights are 64-byte aligned in the file", "[gem]") {
   const ge::gem::Model* model = ge::gem::GetModel(data);
   REQUIRE(model->weights() != nullptr);
   CHECK((model->weights()->data() - data) % 64 == 0);
-  CHECK(model->header()->stamp()->format_version() == ge::runtime::kGemFormatVersion);
+  CHECK(model->header()->stamp()->format_version() == ge::runtime::kGemPlannedFormatVersion);
   CHECK(model->header()->target_device()->str() == "cpu");
   CHECK_THAT(model->header()->producer()->str(), Catch::StartsWith("ge "));
   size_t tensors = 0;
@@ -317,6 +317,6 @@ TEST_CASE("gem: a newer format version is unsupported, naming both versions", "[
   WriteBytes(path, bytes);
   auto [code, message] = LoadError(path);
   CHECK(code == ErrorCode::kUnsupported);
-  CHECK_THAT(message, Catch::Contains(path.string()) && Catch::Contains("version 2") && Catch::Contains("version 1"));
+  CHECK_THAT(message, Catch::Contains(path.string()) && Catch::Contains("version 3") && Catch::Contains("version 2"));
   std::filesystem::remove_all(dir);
 }

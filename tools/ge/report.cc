@@ -19,6 +19,10 @@ std::string FormatBytes(size_t bytes) {
 }
 
 std::string FormatMemorySummary(const MemorySummary& memory) {
+  if (memory.dynamic) {
+    return fmt::format("const {}, arena none: dynamic shapes, tensors allocated per run",
+                       FormatBytes(memory.const_bytes));
+  }
   return fmt::format("const {}, arena {} (no reuse {}, lower bound {})", FormatBytes(memory.const_bytes),
                      FormatBytes(memory.arena_bytes), FormatBytes(memory.no_reuse_bytes),
                      FormatBytes(memory.lower_bound_bytes));
@@ -30,6 +34,7 @@ void WriteMemorySummary(JsonWriter& json, const MemorySummary& memory) {
   json.Key("arena_bytes").Int(static_cast<int64_t>(memory.arena_bytes));
   json.Key("no_reuse_bytes").Int(static_cast<int64_t>(memory.no_reuse_bytes));
   json.Key("lower_bound_bytes").Int(static_cast<int64_t>(memory.lower_bound_bytes));
+  json.Key("dynamic").Bool(memory.dynamic);
   json.EndObject();
 }
 

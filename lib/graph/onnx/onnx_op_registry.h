@@ -12,7 +12,7 @@ namespace ge::onnx_import {
 class NodeTranslation;
 
 // Opsets of the default ONNX domain ("" or "ai.onnx") the importer accepts.
-inline constexpr int kMinOnnxOpset = 7;
+inline constexpr int kMinOnnxOpset = 1;
 inline constexpr int kMaxOnnxOpset = 17;
 
 using TranslateFn = void (*)(NodeTranslation& node);

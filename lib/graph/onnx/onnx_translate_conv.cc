@@ -7,25 +7,40 @@
 namespace ge::onnx_import {
 namespace {
 
-// The filter's spatial dims when its shape is known, the fallback for a missing kernel_shape.
-std::optional<std::array<int64_t, 2>> FilterKernel(const NodeTranslation& node) {
+// The filter's spatial rank when its rank is known.
+std::optional<size_t> FilterSpatialRank(const NodeTranslation& node) {
   const Shape filter = node.InputShape(1);
-  if (filter.unknown_rank()) return std::nullopt;
-  if (filter.rank() != 4) {
-    node.Fail(ErrorCode::kUnsupported,
-              fmt::format("the filter has shape {}; only 2-D convolutions (4-D filters) are supported",
-                          filter.ToString()));
-  }
-  if (filter.dim(2) < 0 || filter.dim(3) < 0) return std::nullopt;
-  return std::array<int64_t, 2>{filter.dim(2), filter.dim(3)};
+  if (filter.unknown_rank() || filter.rank() < 3) return std::nullopt;
+  return filter.rank() - 2;
 }
 
-void SetWindowAttrs(Node* conv, const Window2D& window, int64_t groups) {
-  conv->attrs().Set("strides", AscendNchw(window.strides));
-  conv->attrs().Set("pads", AscendPads(window));
-  conv->attrs().Set("dilations", AscendNchw(window.dilations));
+// The filter's spatial dims when they are known, the fallback for a missing kernel_shape.
+std::optional<std::vector<int64_t>> FilterKernel(const NodeTranslation& node, size_t spatial) {
+  const Shape filter = node.InputShape(1);
+  if (filter.unknown_rank()) return std::nullopt;
+  if (filter.rank() != spatial + 2) {
+    node.Fail(ErrorCode::kInvalidModel, fmt::format("the filter has shape {}; the input has {} spatial axes",
+                                                    filter.ToString(), spatial));
+  }
+  std::vector<int64_t> kernel(filter.dims().begin() + 2, filter.dims().end());
+  for (int64_t k : kernel) {
+    if (k < 0) return std::nullopt;
+  }
+  return kernel;
+}
+
+// Conv2D/Conv2DTranspose for 1-D (lifted) and 2-D windows, the 3D ops for 3-D ones.
+std::string ConvOpType(const Window& lifted, bool transposed) {
+  const bool volumetric = lifted.spatial() == 3;
+  return transposed ? (volumetric ? "Conv3DTranspose" : "Conv2DTranspose") : (volumetric ? "Conv3D" : "Conv2D");
+}
+
+void SetWindowAttrs(Node* conv, const Window& lifted, int64_t groups) {
+  conv->attrs().Set("strides", AscendWindowAttr(lifted.strides));
+  conv->attrs().Set("pads", AscendPads(lifted));
+  conv->attrs().Set("dilations", AscendWindowAttr(lifted.dilations));
   conv->attrs().Set("groups", groups);
-  conv->attrs().Set("data_format", std::string("NCHW"));
+  conv->attrs().Set("data_format", AscendDataFormat(lifted.spatial()));
 }
 
 // Static dim `axis` of input `input`, or a kUnsupported failure saying why it is needed.
@@ -38,77 +53,98 @@ int64_t RequireStaticDim(const NodeTranslation& node, size_t input, size_t axis,
   return shape.dim(axis);
 }
 
+// x and filter, each with a height axis of 1 for 1-D windows.
+std::pair<Value*, Value*> ConvOperands(NodeTranslation& node, size_t spatial) {
+  Value* x = node.RequiredInput(0);
+  Value* filter = node.RequiredInput(1);
+  if (spatial == 1) return {AddHeightAxis(node, x, "input"), AddHeightAxis(node, filter, "filter")};
+  return {x, filter};
+}
+
+// Binds the convolution's output, removing the height axis a 1-D window added.
+void BindConvOutput(NodeTranslation& node, Node* conv, size_t spatial) {
+  node.BindOutput(0, spatial == 1 ? RemoveHeightAxis(node, conv->output(0)) : conv->output(0));
+}
+
 }  // namespace
 
 void TranslateConv(NodeTranslation& node) {
-  const Shape input_shape = node.InputShape(0);
-  RequireNchwInput(node, input_shape);
-  Window2D window = ReadWindow2D(node, FilterKernel(node));
-  ResolveAutoPad(node, input_shape, window);
-  Node* conv = node.AddMainNode({node.RequiredInput(0), node.RequiredInput(1), node.Input(2)});
-  SetWindowAttrs(conv, window, node.attrs().Int("group", 1));
-  node.BindOutputs(conv);
+  const size_t spatial = WindowSpatialRank(node, FilterSpatialRank(node));
+  Window window = ReadWindow(node, spatial, FilterKernel(node, spatial));
+  ResolveAutoPad(node, node.InputShape(0), window);
+  const Window lifted = LiftTo2D(window);
+  const auto [x, filter] = ConvOperands(node, spatial);
+  Node* conv = node.AddMainNodeAs(ConvOpType(lifted, false), {x, filter, node.Input(2)});
+  SetWindowAttrs(conv, lifted, node.attrs().Int("group", 1));
+  BindConvOutput(node, conv, spatial);
 }
 
-// Conv2DTranspose takes the output shape as a constant input (input_size), so
-// the ONNX rules that derive it (output_shape, output_padding, auto_pad) are
-// applied here and the pads are made explicit.
+// The transposed convolutions take the output shape as a constant input
+// (input_size), so the ONNX rules that derive it (output_shape,
+// output_padding, auto_pad) are applied here and the pads are made explicit.
 void TranslateConvTranspose(NodeTranslation& node) {
-  RequireNchwInput(node, node.InputShape(0));
-  Window2D window = ReadWindow2D(node, FilterKernel(node));
+  const size_t spatial = WindowSpatialRank(node, FilterSpatialRank(node));
+  Window window = ReadWindow(node, spatial, FilterKernel(node, spatial));
   const int64_t groups = node.attrs().Int("group", 1);
-  std::vector<int64_t> output_padding = node.attrs().Ints("output_padding", {0, 0});
+  std::vector<int64_t> output_padding = node.attrs().Ints("output_padding", std::vector<int64_t>(spatial, 0));
   std::vector<int64_t> output_shape = node.attrs().Ints("output_shape");
-  if (output_padding.size() != 2) {
-    node.Fail(ErrorCode::kUnsupported,
-              fmt::format("attribute 'output_padding' has {} values; 2-D convolutions take 2", output_padding.size()));
+  if (output_padding.size() != spatial) {
+    node.Fail(ErrorCode::kInvalidModel, fmt::format("attribute 'output_padding' has {} values; expected {}",
+                                                    output_padding.size(), spatial));
   }
-  // output_shape lists the spatial dims; some exporters write the full NCHW shape.
-  if (output_shape.size() == 4) output_shape.erase(output_shape.begin(), output_shape.begin() + 2);
-  if (!output_shape.empty() && output_shape.size() != 2) {
-    node.Fail(ErrorCode::kInvalidModel,
-              fmt::format("attribute 'output_shape' has {} values; expected 2 spatial dims", output_shape.size()));
+  // output_shape lists the spatial dims; some exporters write the full N, C, spatial... shape.
+  if (output_shape.size() == spatial + 2) output_shape.erase(output_shape.begin(), output_shape.begin() + 2);
+  if (!output_shape.empty() && output_shape.size() != spatial) {
+    node.Fail(ErrorCode::kInvalidModel, fmt::format("attribute 'output_shape' has {} values; expected {} spatial dims",
+                                                    output_shape.size(), spatial));
   }
   const char* why = "compute the output shape (input_size)";
   const int64_t batch = RequireStaticDim(node, 0, 0, why);
   const int64_t out_channels = RequireStaticDim(node, 1, 1, why) * groups;
 
-  std::vector<int64_t> spatial(2);
-  for (size_t axis = 0; axis < 2; ++axis) {
+  std::vector<int64_t> sizes(spatial);
+  for (size_t axis = 0; axis < spatial; ++axis) {
     const int64_t input = RequireStaticDim(node, 0, axis + 2, why);
     const int64_t stride = window.strides[axis];
     const int64_t extent = (window.kernel[axis] - 1) * window.dilations[axis] + 1;
     const int64_t full = stride * (input - 1) + output_padding[axis] + extent;  // output with zero pads
     if (!output_shape.empty() || window.auto_pad == AutoPad::kSameUpper || window.auto_pad == AutoPad::kSameLower) {
-      spatial[axis] = output_shape.empty() ? input * stride : output_shape[axis];
-      const int64_t total = full - spatial[axis];
-      if (total < 0) {
-        node.Fail(ErrorCode::kUnsupported,
-                  fmt::format("output size {} along spatial axis {} exceeds the {} a transposed convolution makes "
-                              "without padding",
-                              spatial[axis], axis, full));
-      }
+      sizes[axis] = output_shape.empty() ? input * stride : output_shape[axis];
+      // An output_shape beyond what the convolution makes without padding
+      // grows the end edge like output_padding (ONNX Runtime's rule): the
+      // extra cells only get the bias.
+      const int64_t total = std::max<int64_t>(full - sizes[axis], 0);
+      output_padding[axis] += total - (full - sizes[axis]);
       // ONNX: SAME_UPPER puts an odd pixel of padding at the end; SAME_LOWER and output_shape at the beginning.
       const int64_t begin = window.auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
       window.pads[axis] = begin;
-      window.pads[axis + 2] = total - begin;
+      window.pads[axis + spatial] = total - begin;
     } else {
-      if (window.auto_pad == AutoPad::kValid) window.pads = {0, 0, 0, 0};
-      spatial[axis] = ConvTransposeOutputDim(input, window.kernel[axis], stride, window.pads[axis],
-                                             window.pads[axis + 2], window.dilations[axis], output_padding[axis]);
-      if (spatial[axis] <= 0) {
+      if (window.auto_pad == AutoPad::kValid) window.pads.assign(2 * spatial, 0);
+      sizes[axis] = ConvTransposeOutputDim(input, window.kernel[axis], stride, window.pads[axis],
+                                           window.pads[axis + spatial], window.dilations[axis], output_padding[axis]);
+      if (sizes[axis] <= 0) {
         node.Fail(ErrorCode::kInvalidModel,
-                  fmt::format("the pads leave an output of size {} along spatial axis {}", spatial[axis], axis));
+                  fmt::format("the pads leave an output of size {} along spatial axis {}", sizes[axis], axis));
       }
     }
   }
-  const std::vector<int32_t> size = {static_cast<int32_t>(batch), static_cast<int32_t>(out_channels),
-                                     static_cast<int32_t>(spatial[0]), static_cast<int32_t>(spatial[1])};
-  Value* input_size = node.AddHelperConstant("input_size", Tensor::FromVector(DataType::kInt32, Shape{4}, size));
-  Node* conv = node.AddMainNode({input_size, node.RequiredInput(0), node.RequiredInput(1), node.Input(2)});
-  SetWindowAttrs(conv, window, groups);
-  conv->attrs().Set("output_padding", std::vector<int64_t>{0, 0, output_padding[0], output_padding[1]});
-  node.BindOutputs(conv);
+  window.auto_pad = AutoPad::kNotSet;
+  const Window lifted = LiftTo2D(window);
+  if (spatial == 1) {
+    sizes.insert(sizes.begin(), 1);
+    output_padding.insert(output_padding.begin(), 0);
+  }
+  std::vector<int32_t> size = {static_cast<int32_t>(batch), static_cast<int32_t>(out_channels)};
+  for (int64_t s : sizes) size.push_back(static_cast<int32_t>(s));
+  Value* input_size = node.AddHelperConstant(
+      "input_size", Tensor::FromVector(DataType::kInt32, Shape{static_cast<int64_t>(size.size())}, size));
+  const auto [x, filter] = ConvOperands(node, spatial);
+  Node* conv = node.AddMainNodeAs(ConvOpType(lifted, true), {input_size, x, filter, node.Input(2)});
+  SetWindowAttrs(conv, lifted, groups);
+  output_padding.insert(output_padding.begin(), {0, 0});  // N and C
+  conv->attrs().Set("output_padding", output_padding);
+  BindConvOutput(node, conv, spatial);
 }
 
 }  // namespace ge::onnx_import

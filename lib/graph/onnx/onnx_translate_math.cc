@@ -1,9 +1,11 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cfloat>
 
 #include "graph/onnx/onnx_scalar.h"
 #include "graph/onnx/onnx_translators.h"
+#include "graph/op_schema.h"
 
 namespace ge::onnx_import {
 namespace {
@@ -86,6 +88,102 @@ void TranslateClipWithInputs(NodeTranslation& node) {
   if (!lo) lo = AddLimitLike(node, 0, "min", /*largest=*/false);
   if (!hi) hi = AddLimitLike(node, 0, "max", /*largest=*/true);
   node.BindOutputs(node.AddMainNode({node.RequiredInput(0), lo, hi}));
+}
+
+}  // namespace ge::onnx_import
+
+namespace ge::onnx_import {
+
+// Max, Min, Sum (1..N inputs, numpy broadcasting) -> a chain of the binary
+// op; Mean adds a Div by N. One input is the identity.
+void TranslateVariadic(NodeTranslation& node) {
+  const size_t n = node.num_inputs();
+  if (n == 0) node.Fail(ErrorCode::kInvalidModel, "needs at least one input");
+  Value* result = node.RequiredInput(0);
+  if (n == 1) {
+    node.BindOutputs(node.AddMainNodeAs("Identity", {result}));
+    return;
+  }
+  Node* main = node.AddMainNode({result, node.RequiredInput(1)});
+  result = main->output(0);
+  for (size_t i = 2; i < n; ++i) {
+    result = node.AddHelperNode(main->op_type(), fmt::format("acc{}", i), {result, node.RequiredInput(i)})->output(0);
+  }
+  if (node.proto().op_type() == "Mean") {
+    Value* count = AddScalarLike(node, 0, "count", static_cast<double>(n));
+    result = node.AddHelperNode("Div", "mean", {result, count})->output(0);
+  }
+  node.BindOutput(0, result);
+}
+
+// Pow from opset 12 lets the exponent's dtype differ from the base's; the
+// result has the base's dtype. A float exponent of an integer base computes
+// in the exponent's float type and truncates back (as numpy's reference
+// does); otherwise the exponent converts to the base's dtype.
+void TranslatePow(NodeTranslation& node) {
+  Value* base = node.RequiredInput(0);
+  Value* exponent = node.RequiredInput(1);
+  const DataType base_type = node.InputDType(0);
+  const DataType exp_type = node.InputDType(1);
+  if (base_type == exp_type) {
+    node.BindOutputs(node.AddMainNode({base, exponent}));
+    return;
+  }
+  auto cast = [&](Value* v, DataType to, const std::string& suffix) {
+    Node* c = node.AddHelperNode("Cast", suffix, {v});
+    c->attrs().Set("dst_type", static_cast<int64_t>(to));
+    return c->output(0);
+  };
+  const auto& floats = types::Float();
+  const bool base_float = std::find(floats.begin(), floats.end(), base_type) != floats.end();
+  const bool exp_float = std::find(floats.begin(), floats.end(), exp_type) != floats.end();
+  if (!base_float && exp_float) {
+    Node* pow = node.AddMainNode({cast(base, exp_type, "base_cast"), exponent});
+    node.BindOutput(0, cast(pow->output(0), base_type, "result_cast"));
+    return;
+  }
+  node.BindOutputs(node.AddMainNode({base, cast(exponent, base_type, "exponent_cast")}));
+}
+
+// fmod = 0: floored remainder (FloorMod, integers only in ONNX); fmod = 1:
+// truncated remainder (Mod, C fmod).
+void TranslateMod(NodeTranslation& node) {
+  const int64_t fmod = node.attrs().Int("fmod", 0);
+  if (fmod != 0 && fmod != 1) {
+    node.Fail(ErrorCode::kInvalidModel, fmt::format("attribute 'fmod' = {} is not valid (valid: 0, 1)", fmod));
+  }
+  std::vector<Value*> inputs = {node.RequiredInput(0), node.RequiredInput(1)};
+  node.BindOutputs(fmod == 1 ? node.AddMainNodeAs("Mod", inputs) : node.AddMainNode(inputs));
+}
+
+// direction "LEFT" / "RIGHT" -> LeftShift / RightShift.
+void TranslateBitShift(NodeTranslation& node) {
+  const std::string direction = node.attrs().String("direction", "");
+  std::vector<Value*> inputs = {node.RequiredInput(0), node.RequiredInput(1)};
+  if (direction == "LEFT") {
+    node.BindOutputs(node.AddMainNodeAs("LeftShift", inputs));
+  } else if (direction == "RIGHT") {
+    node.BindOutputs(node.AddMainNodeAs("RightShift", inputs));
+  } else {
+    node.Fail(ErrorCode::kInvalidModel,
+              fmt::format("attribute 'direction' = '{}' is not valid (valid: LEFT, RIGHT)", direction));
+  }
+}
+
+// CastLike: Cast to the dtype of input 1.
+void TranslateCastLike(NodeTranslation& node) {
+  const DataType target = node.InputDType(1);
+  if (target == DataType::kUndefined) node.Fail(ErrorCode::kUnsupported, "the dtype of input target_type is unknown");
+  Node* cast = node.AddMainNode({node.RequiredInput(0)});
+  cast->attrs().Set("dst_type", static_cast<int64_t>(target));
+  node.BindOutputs(cast);
+}
+
+void TranslateIsInf(NodeTranslation& node) {
+  Node* isinf = node.AddMainNode({node.RequiredInput(0)});
+  isinf->attrs().Set("detect_negative", node.attrs().Int("detect_negative", 1));
+  isinf->attrs().Set("detect_positive", node.attrs().Int("detect_positive", 1));
+  node.BindOutputs(isinf);
 }
 
 }  // namespace ge::onnx_import

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "graph/onnx/onnx_scalar.h"
 #include "graph/onnx/onnx_translators.h"
 
 namespace ge::onnx_import {
@@ -24,6 +25,9 @@ void TranslateBatchNormalization(NodeTranslation& node) {
   if (node.attrs().Int("spatial", 1) != 1) {
     node.Fail(ErrorCode::kUnsupported, "attribute 'spatial' = 0 (per-activation statistics) is not supported");
   }
+  // Before opset 7 the attributes 'is_test' and 'consumed_inputs' only
+  // described training bookkeeping; with Y as the only output the node
+  // normalizes with the given mean and variance, as ONNX Runtime does.
   if (node.attrs().Int("training_mode", 0) != 0) {
     node.Fail(ErrorCode::kUnsupported, "attribute 'training_mode' = 1 is not supported; only inference is");
   }
@@ -37,8 +41,9 @@ void TranslateBatchNormalization(NodeTranslation& node) {
 
 // LayerNormalization (opset 17) -> LayerNorm normalizing and scaling from
 // `axis` on. LayerNorm needs beta: a missing B becomes zeros shaped like Scale.
+// LayerNorm's statistics are mean and variance; ONNX's InvStdDev output is
+// 1 / sqrt(variance + epsilon), computed by helper nodes when it is used.
 void TranslateLayerNormalization(NodeTranslation& node) {
-  RequireOnlyFirstOutput(node);
   const int64_t axis = node.NormalizeAxis(node.attrs().Int("axis", -1), node.InputRank(0), "attribute 'axis'");
   Value* beta = node.Input(2);
   if (!beta) {
@@ -50,11 +55,78 @@ void TranslateLayerNormalization(NodeTranslation& node) {
     }
     beta = node.AddHelperConstant("zero_bias", Tensor(node.InputDType(1), scale_shape));
   }
-  Node* norm = node.AddMainNode({node.RequiredInput(0), node.RequiredInput(1), beta});
+  const bool statistics = node.HasOutput(1) || node.HasOutput(2);
+  const float epsilon = node.attrs().Float("epsilon", 1e-5f);
+  Node* norm = node.AddMainNode({node.RequiredInput(0), node.RequiredInput(1), beta}, statistics ? 3 : 1);
   norm->attrs().Set("begin_norm_axis", axis);
   norm->attrs().Set("begin_params_axis", axis);
+  norm->attrs().Set("epsilon", epsilon);
+  node.BindOutput(0, norm->output(0));
+  if (node.HasOutput(1)) node.BindOutput(1, norm->output(1));
+  if (node.HasOutput(2)) {
+    std::optional<Tensor> eps = MakeScalar(node.InputDType(0), epsilon);
+    if (!eps) {
+      node.Fail(ErrorCode::kUnsupported, fmt::format("output InvStdDev needs a float input X, got {}",
+                                                     DataTypeName(node.InputDType(0))));
+    }
+    Node* shifted = node.AddHelperNode("Add", "variance_plus_epsilon",
+                                       {norm->output(2), node.AddHelperConstant("epsilon", std::move(*eps))});
+    Node* std_dev = node.AddHelperNode("Sqrt", "std_dev", {shifted->output(0)});
+    node.BindOutput(2, node.AddHelperNode("Reciprocal", "inv_std_dev", {std_dev->output(0)})->output(0));
+  }
+}
+
+// InstanceNormalization -> InstanceNorm (x, scale, B; ONNX's epsilon default 1e-5).
+void TranslateInstanceNormalization(NodeTranslation& node) {
+  Node* norm = node.AddMainNode({node.RequiredInput(0), node.RequiredInput(1), node.RequiredInput(2)});
   norm->attrs().Set("epsilon", node.attrs().Float("epsilon", 1e-5f));
+  norm->attrs().Set("data_format", std::string("NCHW"));
   node.BindOutputs(norm);
+}
+
+// LRN -> LRN: ONNX's window of `size` channels centred on c is depth_radius =
+// (size - 1) / 2 either side, and ONNX divides alpha by size where LRN does
+// not. An even size makes an off-centre window, which LRN cannot express.
+void TranslateLrn(NodeTranslation& node) {
+  const int64_t size = node.attrs().Int("size", 0);
+  if (size <= 0 || size % 2 == 0) {
+    node.Fail(size <= 0 ? ErrorCode::kInvalidModel : ErrorCode::kUnsupported,
+              fmt::format("attribute 'size' is {}; a positive odd size is supported", size));
+  }
+  Node* lrn = node.AddMainNode({node.RequiredInput(0)});
+  lrn->attrs().Set("depth_radius", (size - 1) / 2);
+  lrn->attrs().Set("bias", node.attrs().Float("bias", 1.0f));
+  lrn->attrs().Set("alpha", node.attrs().Float("alpha", 1e-4f) / static_cast<float>(size));
+  lrn->attrs().Set("beta", node.attrs().Float("beta", 0.75f));
+  lrn->attrs().Set("norm_region", std::string("ACROSS_CHANNELS"));
+  node.BindOutputs(lrn);
+}
+
+// MeanVarianceNormalization: (x - mean) / (sqrt(variance) + 1e-9) over `axes`
+// (default [0, 2, 3]), as ONNX's function body defines it, from ReduceMeanD,
+// Sub, Mul, Sqrt, Add and Div (the variance is taken of the centred values).
+void TranslateMeanVarianceNormalization(NodeTranslation& node) {
+  Value* x = node.RequiredInput(0);
+  std::vector<int64_t> axes = node.attrs().Ints("axes", {0, 2, 3});
+  for (int64_t& axis : axes) axis = node.NormalizeAxis(axis, node.InputRank(0), "an entry of 'axes'");
+  auto mean_of = [&](Value* value, const std::string& suffix) {
+    Node* mean = node.AddHelperNode("ReduceMeanD", suffix, {value});
+    mean->attrs().Set("axes", axes);
+    mean->attrs().Set("keep_dims", true);
+    return mean->output(0);
+  };
+  Value* centred = node.AddHelperNode("Sub", "centred", {x, mean_of(x, "mean")})->output(0);
+  Value* squares = node.AddHelperNode("Mul", "squares", {centred, centred})->output(0);
+  Value* std_dev = node.AddHelperNode("Sqrt", "std_dev", {mean_of(squares, "variance")})->output(0);
+  std::optional<Tensor> epsilon = MakeScalar(node.InputDType(0), 1e-9);
+  if (!epsilon) {
+    node.Fail(ErrorCode::kUnsupported, fmt::format("input X must be a float tensor, got {}",
+                                                   DataTypeName(node.InputDType(0))));
+  }
+  Value* divisor =
+      node.AddHelperNode("Add", "std_dev_plus_epsilon", {std_dev, node.AddHelperConstant("epsilon", *epsilon)})
+          ->output(0);
+  node.BindOutputs(node.AddMainNode({centred, divisor}));
 }
 
 // Softmax before opset 13 coerces the input to 2-D at `axis` (default 1) and

@@ -17,11 +17,21 @@ void AddReduce(NodeTranslation& node, std::vector<int64_t> axes) {
 
 void TranslateReduceWithAxesAttr(NodeTranslation& node) { AddReduce(node, node.attrs().Ints("axes")); }
 
-// ReduceSum from opset 13: axes is an optional input, which must be constant.
-// Empty axes reduce everything unless noop_with_empty_axes makes the node an Identity.
+// ReduceSum from opset 13: axes is an optional input. Constant (or absent)
+// axes give ReduceSumD, where empty axes reduce everything unless
+// noop_with_empty_axes makes the node an Identity; axes computed at run time
+// give ReduceSum, which reads them then.
 void TranslateReduceWithAxesInput(NodeTranslation& node) {
+  const bool noop = node.attrs().Int("noop_with_empty_axes", 0) != 0;
+  if (node.Input(1) && !node.InputConstant(1)) {
+    Node* reduce = node.AddMainNodeAs("ReduceSum", {node.RequiredInput(0), node.RequiredInput(1)});
+    reduce->attrs().Set("keep_dims", node.attrs().Int("keepdims", 1) != 0);
+    reduce->attrs().Set("noop_with_empty_axes", noop);
+    node.BindOutputs(reduce);
+    return;
+  }
   std::vector<int64_t> axes = node.Input(1) ? node.ConstantInts(1, "axes") : std::vector<int64_t>{};
-  if (axes.empty() && node.attrs().Int("noop_with_empty_axes", 0) != 0) {
+  if (axes.empty() && noop) {
     node.BindOutputs(node.AddMainNodeAs("Identity", {node.RequiredInput(0)}));
     return;
   }

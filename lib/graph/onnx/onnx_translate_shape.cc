@@ -59,6 +59,14 @@ void AddSqueeze(NodeTranslation& node, std::vector<int64_t> axes) {
   node.BindOutputs(squeeze);
 }
 
+// Squeeze/Unsqueeze whose axes are computed: they stay an input, which
+// shape inference reads once it is known (at run time); the attribute is empty.
+void AddRuntimeAxes(NodeTranslation& node, const char* attr) {
+  Node* op = node.AddMainNode({node.RequiredInput(0), node.RequiredInput(1)});
+  op->attrs().Set(attr, std::vector<int64_t>{});
+  node.BindOutputs(op);
+}
+
 }  // namespace
 
 void TranslateFlatten(NodeTranslation& node) {
@@ -78,6 +86,15 @@ void TranslateReshape(NodeTranslation& node) {
   node.BindOutputs(reshape);
 }
 
+// Reshape before opset 5 takes the shape as attribute 'shape'.
+void TranslateReshapeWithAttr(NodeTranslation& node) {
+  if (!node.attrs().Has("shape")) node.Fail(ErrorCode::kInvalidModel, "attribute 'shape' is missing");
+  const std::vector<int64_t> shape = node.attrs().Ints("shape");
+  Value* shape_value = node.AddHelperConstant(
+      "shape", Tensor::FromVector(DataType::kInt64, Shape{static_cast<int64_t>(shape.size())}, shape));
+  node.BindOutputs(node.AddMainNode({node.RequiredInput(0), shape_value}));
+}
+
 void TranslateTranspose(NodeTranslation& node) {
   std::vector<int64_t> perm = node.attrs().Ints("perm");
   if (perm.empty()) {
@@ -95,16 +112,33 @@ void TranslateTranspose(NodeTranslation& node) {
 void TranslateConcat(NodeTranslation& node) {
   std::vector<Value*> inputs;
   for (size_t i = 0; i < node.num_inputs(); ++i) inputs.push_back(node.RequiredInput(i));
-  const int64_t axis = node.NormalizeAxis(node.attrs().Int("axis", 0), node.InputRank(0), "attribute 'axis'");
+  // 'axis' is required from opset 4 on; before, it defaults to 1.
+  const int64_t default_axis = node.opset() < 4 ? 1 : 0;
+  const int64_t axis =
+      node.NormalizeAxis(node.attrs().Int("axis", default_axis), node.InputRank(0), "attribute 'axis'");
   Node* concat = node.AddMainNode(inputs);
   concat->attrs().Set("concat_dim", axis);
   concat->attrs().Set("N", static_cast<int64_t>(inputs.size()));
   node.BindOutputs(concat);
 }
 
-void TranslateSplitWithAttr(NodeTranslation& node) { AddSplit(node, node.attrs().Ints("split")); }
+// Opset 1 may give the sizes as a (constant) second input instead of the attribute.
+void TranslateSplitWithAttr(NodeTranslation& node) {
+  AddSplit(node, node.Input(1) ? node.ConstantInts(1, "split") : node.attrs().Ints("split"));
+}
 
 void TranslateSplitWithInput(NodeTranslation& node) {
+  if (node.Input(1) && node.InputConstant(1) == nullptr) {
+    // Computed sizes stay an input that shape inference reads at run time.
+    const auto parts = static_cast<int64_t>(node.num_outputs());
+    Node* split = node.AddMainNode({node.RequiredInput(0), node.Input(1)}, static_cast<size_t>(parts));
+    split->attrs().Set("size_splits", std::vector<int64_t>{});
+    split->attrs().Set("split_dim",
+                       node.NormalizeAxis(node.attrs().Int("axis", 0), node.InputRank(0), "attribute 'axis'"));
+    split->attrs().Set("num_split", parts);
+    node.BindOutputs(split);
+    return;
+  }
   AddSplit(node, node.Input(1) ? node.ConstantInts(1, "split") : std::vector<int64_t>{});
 }
 
@@ -144,10 +178,20 @@ void TranslateShape(NodeTranslation& node) {
 }
 
 void TranslateUnsqueezeWithAttr(NodeTranslation& node) { AddUnsqueeze(node, node.attrs().Ints("axes")); }
-void TranslateUnsqueezeWithInput(NodeTranslation& node) { AddUnsqueeze(node, node.ConstantInts(1, "axes")); }
+void TranslateUnsqueezeWithInput(NodeTranslation& node) {
+  if (node.InputConstant(1) == nullptr) {
+    AddRuntimeAxes(node, "axes");
+    return;
+  }
+  AddUnsqueeze(node, node.ConstantInts(1, "axes"));
+}
 
 void TranslateSqueezeWithAttr(NodeTranslation& node) { AddSqueeze(node, node.attrs().Ints("axes")); }
 void TranslateSqueezeWithInput(NodeTranslation& node) {
+  if (node.Input(1) && node.InputConstant(1) == nullptr) {
+    AddRuntimeAxes(node, "axis");
+    return;
+  }
   AddSqueeze(node, node.Input(1) ? node.ConstantInts(1, "axes") : std::vector<int64_t>{});
 }
 

@@ -16,6 +16,19 @@ Tensor ScalarTensor(DataType dtype, T value) {
   return Tensor::FromVector(dtype, Shape{}, std::vector<T>{value});
 }
 
+// Cast's 'to' as an ONNX TensorProto.DataType value. Before opset 6 it is a
+// string naming the type ("FLOAT", "INT64", ...).
+int64_t CastTarget(const NodeTranslation& node) {
+  const onnx::AttributeProto* to = node.attrs().Find("to");
+  if (!to) node.Fail(ErrorCode::kInvalidModel, "attribute 'to' is missing");
+  if (to->type() != onnx::AttributeProto::STRING) return node.attrs().Int("to", 0);
+  onnx::TensorProto::DataType type;
+  if (!onnx::TensorProto::DataType_Parse(to->s(), &type)) {
+    node.Fail(ErrorCode::kInvalidModel, fmt::format("attribute 'to' = '{}' names no ONNX dtype", to->s()));
+  }
+  return type;
+}
+
 }  // namespace
 
 // Constant -> Const; exactly one of its value attributes is set (the checker ensures it).
@@ -43,7 +56,7 @@ void TranslateConstant(NodeTranslation& node) {
 }
 
 void TranslateCast(NodeTranslation& node) {
-  const int64_t to = node.attrs().Int("to", 0);
+  const int64_t to = CastTarget(node);
   const std::optional<DataType> dtype = DataTypeFromOnnx(static_cast<int32_t>(to));
   if (!dtype || *dtype == DataType::kComplex64 || *dtype == DataType::kComplex128) {
     node.Fail(ErrorCode::kUnsupported, fmt::format("casting to ONNX dtype {} is not supported", to));
@@ -54,7 +67,12 @@ void TranslateCast(NodeTranslation& node) {
 }
 
 // Dropout at inference is the identity; its mask output is not supported.
+// Before opset 7 the attribute 'is_test' chose inference; 'ratio' and
+// 'consumed_inputs' do not matter at inference.
 void TranslateDropout(NodeTranslation& node) {
+  if (node.opset() < 7 && node.attrs().Int("is_test", 0) == 0) {
+    node.Fail(ErrorCode::kUnsupported, "attribute 'is_test' = 0 (training) is not supported; only inference is");
+  }
   if (node.HasOutput(1)) {
     node.Fail(ErrorCode::kUnsupported,
               fmt::format("the optional output mask ('{}') is not supported", node.proto().output(1)));

@@ -5,13 +5,21 @@ namespace ge {
 void RegisterBuiltinOps(OpRegistry& registry) {
   RegisterIoOps(registry);
   RegisterElementwiseOps(registry);
+  RegisterLogicOps(registry);
+  RegisterActivationOps(registry);
   RegisterConvOps(registry);
   RegisterPoolOps(registry);
   RegisterNormOps(registry);
   RegisterMatMulOps(registry);
   RegisterReduceOps(registry);
+  RegisterResizeOps(registry);
   RegisterShapeOps(registry);
   RegisterSliceOps(registry);
+  RegisterLayoutOps(registry);
+  RegisterGeneratorOps(registry);
+  RegisterIndexOps(registry);
+  RegisterQuantOps(registry);
+  RegisterRecurrentOps(registry);
 }
 
 }  // namespace ge

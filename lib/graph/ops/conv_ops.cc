@@ -1,8 +1,10 @@
-// Convolutions: Conv2D and Conv2DTranspose (NCHW).
+// Convolutions: Conv2D and Conv2DTranspose (NCHW), Conv3D and Conv3DTranspose
+// (NCDHW). One inference function per kind serves both spatial ranks.
 #include <fmt/format.h>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/window_infer.h"
 #include "graph/shape_inference_utils.h"
 
 namespace ge {
@@ -10,22 +12,25 @@ namespace {
 
 // Attributes shared by both convolutions, read and validated once.
 struct ConvParams {
-  std::array<int64_t, 2> strides;
-  std::array<int64_t, 2> dilations;
-  std::array<int64_t, 4> pads;  // top, bottom, left, right
+  std::vector<int64_t> strides;
+  std::vector<int64_t> dilations;
+  std::vector<int64_t> pads;  // (begin, end) per spatial axis
   int64_t groups;
 };
 
-ConvParams ReadConvParams(InferContext& ctx) {
-  infer::RequireNCHW(ctx);
-  ConvParams p{infer::SpatialPair(ctx, "strides"), infer::SpatialPair(ctx, "dilations"), infer::Pads(ctx),
-               infer::Attr<int64_t>(ctx, "groups")};
+ConvParams ReadConvParams(InferContext& ctx, size_t spatial) {
+  infer::RequireDataFormat(ctx, spatial);
+  ConvParams p{infer::SpatialValues(ctx, "strides", spatial), infer::SpatialValues(ctx, "dilations", spatial),
+               infer::SpatialPads(ctx, spatial), infer::Attr<int64_t>(ctx, "groups")};
   if (p.groups < 1) ctx.Fail(fmt::format("attribute 'groups' must be >= 1, got {}", p.groups));
   return p;
 }
 
 bool KernelKnown(const Shape& filter) {
-  return filter.dim(2) != Shape::kUnknownDim && filter.dim(3) != Shape::kUnknownDim;
+  for (size_t d = 2; d < filter.rank(); ++d) {
+    if (filter.dim(d) == Shape::kUnknownDim) return false;
+  }
+  return true;
 }
 
 void CheckBias(InferContext& ctx, size_t bias_input, int64_t out_channels) {
@@ -41,13 +46,14 @@ void CheckGroups(InferContext& ctx, int64_t channels, int64_t groups, const char
   }
 }
 
-// x [N, Cin, H, W], filter [Cout, Cin/groups, kh, kw] -> y [N, Cout, OH, OW].
-void InferConv2D(InferContext& ctx) {
-  const ConvParams p = ReadConvParams(ctx);
-  const Shape x = infer::WithRank(ctx.input_shape(0), 4);
-  const Shape filter = infer::WithRank(ctx.input_shape(1), 4);
-  infer::RequireRank(ctx, x, 4, "x");
-  infer::RequireRank(ctx, filter, 4, "filter");
+// x [N, Cin, spatial...], filter [Cout, Cin/groups, k...] -> y [N, Cout, out...].
+void InferConv(InferContext& ctx, size_t spatial) {
+  const ConvParams p = ReadConvParams(ctx, spatial);
+  const size_t rank = spatial + 2;
+  const Shape x = infer::WithRank(ctx.input_shape(0), rank);
+  const Shape filter = infer::WithRank(ctx.input_shape(1), rank);
+  infer::RequireRank(ctx, x, rank, "x");
+  infer::RequireRank(ctx, filter, rank, "filter");
 
   const int64_t cin = x.dim(1);
   const int64_t cout = filter.dim(0);
@@ -60,99 +66,118 @@ void InferConv2D(InferContext& ctx) {
   CheckBias(ctx, 2, cout);
 
   // An unknown kernel size leaves the spatial dims unknown.
-  std::vector<int64_t> dims = {x.dim(0), cout, Shape::kUnknownDim, Shape::kUnknownDim};
+  std::vector<int64_t> dims(rank, Shape::kUnknownDim);
+  dims[0] = x.dim(0);
+  dims[1] = cout;
   if (KernelKnown(filter)) {
-    dims[2] = infer::Guarded(ctx, "output height", [&] {
-      return ConvOutputDim(x.dim(2), filter.dim(2), p.strides[0], p.pads[0], p.pads[1], p.dilations[0]);
-    });
-    dims[3] = infer::Guarded(ctx, "output width", [&] {
-      return ConvOutputDim(x.dim(3), filter.dim(3), p.strides[1], p.pads[2], p.pads[3], p.dilations[1]);
-    });
+    for (size_t a = 0; a < spatial; ++a) {
+      dims[a + 2] = infer::Guarded(ctx, fmt::format("output {}", infer::SpatialName(a, spatial)), [&] {
+        return ConvOutputDim(x.dim(a + 2), filter.dim(a + 2), p.strides[a], p.pads[2 * a], p.pads[2 * a + 1],
+                             p.dilations[a]);
+      });
+    }
   }
   ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
 }
 
-// input_size (the output shape), x [N, Cin, H, W], filter [Cin, Cout/groups, kh, kw] -> y [N, Cout, OH, OW].
-void InferConv2DTranspose(InferContext& ctx) {
-  const ConvParams p = ReadConvParams(ctx);
+// input_size (the output shape), x [N, Cin, spatial...], filter [Cin, Cout/groups, k...] -> y [N, Cout, out...].
+void InferConvTranspose(InferContext& ctx, size_t spatial) {
+  const ConvParams p = ReadConvParams(ctx, spatial);
+  const size_t rank = spatial + 2;
   const auto& output_padding = infer::Attr<std::vector<int64_t>>(ctx, "output_padding");
-  if (output_padding.size() != 4) {
-    ctx.Fail(fmt::format("attribute 'output_padding' must have 4 values in NCHW order, got [{}]",
-                         fmt::join(output_padding, ", ")));
+  if (output_padding.size() != rank) {
+    ctx.Fail(fmt::format("attribute 'output_padding' must have {} values in {} order, got [{}]", rank,
+                         infer::DataFormatFor(spatial), fmt::join(output_padding, ", ")));
   }
-  const Shape x = infer::WithRank(ctx.input_shape(1), 4);
-  const Shape filter = infer::WithRank(ctx.input_shape(2), 4);
-  infer::RequireRank(ctx, x, 4, "x");
-  infer::RequireRank(ctx, filter, 4, "filter");
+  const Shape x = infer::WithRank(ctx.input_shape(1), rank);
+  const Shape filter = infer::WithRank(ctx.input_shape(2), rank);
+  infer::RequireRank(ctx, x, rank, "x");
+  infer::RequireRank(ctx, filter, rank, "filter");
 
   const int64_t cin = infer::MergeDim(ctx, x.dim(1), filter.dim(0), "input channels of x and filter dim 0");
   CheckGroups(ctx, cin, p.groups, "input channels");
   const int64_t cout = filter.dim(1) == Shape::kUnknownDim ? Shape::kUnknownDim : filter.dim(1) * p.groups;
   CheckBias(ctx, 3, cout);
 
-  std::vector<int64_t> dims = {x.dim(0), cout, Shape::kUnknownDim, Shape::kUnknownDim};
+  std::vector<int64_t> dims(rank, Shape::kUnknownDim);
+  dims[0] = x.dim(0);
+  dims[1] = cout;
   if (KernelKnown(filter)) {
-    dims[2] = infer::Guarded(ctx, "output height", [&] {
-      return ConvTransposeOutputDim(x.dim(2), filter.dim(2), p.strides[0], p.pads[0], p.pads[1], p.dilations[0],
-                                    output_padding[2]);
-    });
-    dims[3] = infer::Guarded(ctx, "output width", [&] {
-      return ConvTransposeOutputDim(x.dim(3), filter.dim(3), p.strides[1], p.pads[2], p.pads[3], p.dilations[1],
-                                    output_padding[3]);
-    });
+    for (size_t a = 0; a < spatial; ++a) {
+      dims[a + 2] = infer::Guarded(ctx, fmt::format("output {}", infer::SpatialName(a, spatial)), [&] {
+        return ConvTransposeOutputDim(x.dim(a + 2), filter.dim(a + 2), p.strides[a], p.pads[2 * a],
+                                      p.pads[2 * a + 1], p.dilations[a], output_padding[a + 2]);
+      });
+    }
   }
   // input_size states the output shape; it must agree with what the attributes imply.
   if (auto size = infer::ConstantInts(ctx, 0)) {
-    if (size->size() != 4) {
-      ctx.Fail(fmt::format("input_size must have 4 values (NCHW), got [{}]", fmt::join(*size, ", ")));
+    if (size->size() != rank) {
+      ctx.Fail(fmt::format("input_size must have {} values ({}), got [{}]", rank, infer::DataFormatFor(spatial),
+                           fmt::join(*size, ", ")));
     }
-    for (size_t i = 0; i < 4; ++i) {
+    for (size_t i = 0; i < rank; ++i) {
       dims[i] = infer::MergeDim(ctx, dims[i], (*size)[i], fmt::format("input_size[{}] and the computed output dim", i));
     }
   }
   ctx.set_output(0, ctx.input_dtype(1), Shape(std::move(dims)));
 }
 
+OpSchema ConvSchema(const char* op_type, size_t spatial) {
+  OpSchema schema(op_type);
+  schema.Input("x")
+      .Input("filter")
+      .OptionalInput("bias")
+      .OptionalInput("offset_w", "TOffset")
+      .Output("y")
+      .RequiredAttr("strides", AttrType::kInts)
+      .RequiredAttr("pads", AttrType::kInts)
+      .Attr("dilations", std::vector<int64_t>(spatial + 2, 1))
+      .Attr("groups", int64_t{1})
+      .Attr("data_format", std::string(infer::DataFormatFor(spatial)))
+      .Attr("offset_x", int64_t{0})
+      .TypeConstraint("T", types::Float())
+      .TypeConstraint("TOffset", {DataType::kInt8})
+      .Infer([spatial](InferContext& ctx) { InferConv(ctx, spatial); });
+  return schema;
+}
+
+OpSchema ConvTransposeSchema(const char* op_type, size_t spatial) {
+  OpSchema schema(op_type);
+  schema.Input("input_size", "TSize")
+      .Input("x")
+      .Input("filter")
+      .OptionalInput("bias")
+      .OptionalInput("offset_w", "TOffset")
+      .Output("y")
+      .RequiredAttr("strides", AttrType::kInts)
+      .RequiredAttr("pads", AttrType::kInts)
+      .Attr("dilations", std::vector<int64_t>(spatial + 2, 1))
+      .Attr("groups", int64_t{1})
+      .Attr("data_format", std::string(infer::DataFormatFor(spatial)))
+      .Attr("output_padding", std::vector<int64_t>(spatial + 2, 0))
+      .Attr("offset_x", int64_t{0})
+      .TypeConstraint("T", types::Float())
+      .TypeConstraint("TSize", types::IndexTypes())
+      .TypeConstraint("TOffset", {DataType::kInt8})
+      .Infer([spatial](InferContext& ctx) { InferConvTranspose(ctx, spatial); });
+  return schema;
+}
+
 }  // namespace
 
 void RegisterConvOps(OpRegistry& registry) {
-  const std::vector<int64_t> ones = {1, 1, 1, 1};
-  registry.Register(OpSchema("Conv2D")
-                        .Input("x")
-                        .Input("filter")
-                        .OptionalInput("bias")
-                        .OptionalInput("offset_w", "TOffset")
-                        .Output("y")
-                        .RequiredAttr("strides", AttrType::kInts)
-                        .RequiredAttr("pads", AttrType::kInts)
-                        .Attr("dilations", ones)
-                        .Attr("groups", int64_t{1})
-                        .Attr("data_format", std::string("NCHW"))
-                        .Attr("offset_x", int64_t{0})
-                        .TypeConstraint("T", types::Float())
-                        .TypeConstraint("TOffset", {DataType::kInt8})
-                        .Infer(InferConv2D)
-                        .Doc("2-D convolution; filter [Cout, Cin/groups, kh, kw], pads [top, bottom, left, right]."));
-  registry.Register(OpSchema("Conv2DTranspose")
-                        .Input("input_size", "TSize")
-                        .Input("x")
-                        .Input("filter")
-                        .OptionalInput("bias")
-                        .OptionalInput("offset_w", "TOffset")
-                        .Output("y")
-                        .RequiredAttr("strides", AttrType::kInts)
-                        .RequiredAttr("pads", AttrType::kInts)
-                        .Attr("dilations", ones)
-                        .Attr("groups", int64_t{1})
-                        .Attr("data_format", std::string("NCHW"))
-                        .Attr("output_padding", std::vector<int64_t>{0, 0, 0, 0})
-                        .Attr("offset_x", int64_t{0})
-                        .TypeConstraint("T", types::Float())
-                        .TypeConstraint("TSize", types::IndexTypes())
-                        .TypeConstraint("TOffset", {DataType::kInt8})
-                        .Infer(InferConv2DTranspose)
+  registry.Register(ConvSchema("Conv2D", 2).Doc(
+      "2-D convolution; filter [Cout, Cin/groups, kh, kw], pads [top, bottom, left, right]."));
+  registry.Register(ConvSchema("Conv3D", 3).Doc(
+      "3-D convolution (NCDHW); filter [Cout, Cin/groups, kd, kh, kw], pads [front, back, top, bottom, left, "
+      "right]."));
+  registry.Register(ConvTransposeSchema("Conv2DTranspose", 2)
                         .Doc("Transposed 2-D convolution; input_size is the output shape (NCHW), filter "
                              "[Cin, Cout/groups, kh, kw]."));
+  registry.Register(ConvTransposeSchema("Conv3DTranspose", 3)
+                        .Doc("Transposed 3-D convolution; input_size is the output shape (NCDHW), filter "
+                             "[Cin, Cout/groups, kd, kh, kw]."));
 }
 
 }  // namespace ge

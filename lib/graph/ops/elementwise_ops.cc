@@ -3,17 +3,35 @@
 
 #include <algorithm>
 
+#include "graph/ops/elementwise_infer.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
 
 namespace ge {
-namespace {
 
 void InferSameAsInput(InferContext& ctx) { ctx.set_output(0, ctx.input_dtype(0), ctx.input_shape(0)); }
 
 void InferBroadcastBinary(InferContext& ctx) {
   ctx.set_output(0, ctx.input_dtype(0), infer::Broadcast(ctx, ctx.input_shape(0), ctx.input_shape(1)));
 }
+
+void RegisterUnaryOp(OpRegistry& registry, const char* op_type, const std::vector<DataType>& dtypes,
+                     const char* doc) {
+  registry.Register(OpSchema(op_type).Input("x").Output("y").TypeConstraint("T", dtypes).Infer(InferSameAsInput).Doc(doc));
+}
+
+void RegisterBinaryOp(OpRegistry& registry, const char* op_type, const std::vector<DataType>& dtypes,
+                      const char* doc) {
+  registry.Register(OpSchema(op_type)
+                        .Input("x1")
+                        .Input("x2")
+                        .Output("y")
+                        .TypeConstraint("T", dtypes)
+                        .Infer(InferBroadcastBinary)
+                        .Doc(doc));
+}
+
+namespace {
 
 void InferClipByValue(InferContext& ctx) {
   for (size_t i : {1, 2}) {
@@ -40,43 +58,47 @@ void InferCast(InferContext& ctx) {
   ctx.set_output(0, dtype, ctx.input_shape(0));
 }
 
-void RegisterUnary(OpRegistry& registry, const char* op_type, const char* doc) {
-  registry.Register(
-      OpSchema(op_type).Input("x").Output("y").TypeConstraint("T", types::Float()).Infer(InferSameAsInput).Doc(doc));
-}
-
-void RegisterBinary(OpRegistry& registry, const char* op_type, const char* doc) {
-  registry.Register(OpSchema(op_type)
-                        .Input("x1")
-                        .Input("x2")
-                        .Output("y")
-                        .TypeConstraint("T", types::Numeric())
-                        .Infer(InferBroadcastBinary)
-                        .Doc(doc));
-}
-
 }  // namespace
 
 void RegisterElementwiseOps(OpRegistry& registry) {
-  RegisterUnary(registry, "Relu", "max(x, 0)");
-  RegisterUnary(registry, "Sigmoid", "1 / (1 + exp(-x))");
-  RegisterUnary(registry, "Tanh", "tanh(x)");
-  RegisterUnary(registry, "Erf", "erf(x)");
-  RegisterUnary(registry, "Sqrt", "sqrt(x)");
-  RegisterUnary(registry, "Exp", "exp(x)");
-  RegisterUnary(registry, "Log", "natural logarithm of x");
-  RegisterUnary(registry, "Abs", "|x|");
-  RegisterUnary(registry, "Neg", "-x");
-  RegisterUnary(registry, "Reciprocal", "1 / x");
-  RegisterUnary(registry, "Gelu", "x * (1 + erf(x / sqrt(2))) / 2 (the erf form)");
+  const auto& floats = types::Float();
+  const auto& numeric = types::Numeric();
+  RegisterUnaryOp(registry, "Relu", numeric, "max(x, 0)");
+  RegisterUnaryOp(registry, "Abs", numeric, "|x|");
+  RegisterUnaryOp(registry, "Neg", numeric, "-x");
+  RegisterUnaryOp(registry, "Sign", numeric, "-1, 0 or 1 by the sign of x");
+  RegisterUnaryOp(registry, "Ceil", floats, "ceil(x)");
+  RegisterUnaryOp(registry, "Floor", floats, "floor(x)");
+  RegisterUnaryOp(registry, "Round", floats, "x rounded to the nearest integer, halves to even");
+  RegisterUnaryOp(registry, "Sigmoid", floats, "1 / (1 + exp(-x))");
+  RegisterUnaryOp(registry, "Tanh", floats, "tanh(x)");
+  RegisterUnaryOp(registry, "Erf", floats, "erf(x)");
+  RegisterUnaryOp(registry, "Sqrt", floats, "sqrt(x)");
+  RegisterUnaryOp(registry, "Exp", floats, "exp(x)");
+  RegisterUnaryOp(registry, "Log", floats, "natural logarithm of x");
+  RegisterUnaryOp(registry, "Reciprocal", floats, "1 / x");
+  RegisterUnaryOp(registry, "Sin", floats, "sin(x)");
+  RegisterUnaryOp(registry, "Cos", floats, "cos(x)");
+  RegisterUnaryOp(registry, "Tan", floats, "tan(x)");
+  RegisterUnaryOp(registry, "Asin", floats, "asin(x)");
+  RegisterUnaryOp(registry, "Acos", floats, "acos(x)");
+  RegisterUnaryOp(registry, "Atan", floats, "atan(x)");
+  RegisterUnaryOp(registry, "Sinh", floats, "sinh(x)");
+  RegisterUnaryOp(registry, "Cosh", floats, "cosh(x)");
+  RegisterUnaryOp(registry, "Asinh", floats, "asinh(x)");
+  RegisterUnaryOp(registry, "Acosh", floats, "acosh(x)");
+  RegisterUnaryOp(registry, "Atanh", floats, "atanh(x)");
+  RegisterUnaryOp(registry, "Gelu", floats, "x * (1 + erf(x / sqrt(2))) / 2 (the erf form)");
 
-  RegisterBinary(registry, "Add", "x1 + x2 with numpy broadcasting");
-  RegisterBinary(registry, "Sub", "x1 - x2 with numpy broadcasting");
-  RegisterBinary(registry, "Mul", "x1 * x2 with numpy broadcasting");
-  RegisterBinary(registry, "Div", "x1 / x2 with numpy broadcasting; integer division truncates");
-  RegisterBinary(registry, "Pow", "x1 ** x2 with numpy broadcasting");
-  RegisterBinary(registry, "Maximum", "max(x1, x2) with numpy broadcasting");
-  RegisterBinary(registry, "Minimum", "min(x1, x2) with numpy broadcasting");
+  RegisterBinaryOp(registry, "Add", numeric, "x1 + x2 with numpy broadcasting");
+  RegisterBinaryOp(registry, "Sub", numeric, "x1 - x2 with numpy broadcasting");
+  RegisterBinaryOp(registry, "Mul", numeric, "x1 * x2 with numpy broadcasting");
+  RegisterBinaryOp(registry, "Div", numeric, "x1 / x2 with numpy broadcasting; integer division truncates");
+  RegisterBinaryOp(registry, "Pow", numeric, "x1 ** x2 with numpy broadcasting");
+  RegisterBinaryOp(registry, "Maximum", numeric, "max(x1, x2) with numpy broadcasting");
+  RegisterBinaryOp(registry, "Minimum", numeric, "min(x1, x2) with numpy broadcasting");
+  RegisterBinaryOp(registry, "Mod", numeric, "truncated remainder (C fmod): the sign of x1; integer x2 != 0");
+  RegisterBinaryOp(registry, "FloorMod", numeric, "floored remainder (Python %): the sign of x2; integer x2 != 0");
 
   registry.Register(OpSchema("ClipByValue")
                         .Input("x")

@@ -1,8 +1,10 @@
-// Matrix products: MatMulV2 (2-D) and BatchMatMulV2 (numpy matmul).
+// Matrix products: MatMulV2 (2-D), BatchMatMulV2 (numpy matmul), Einsum and
+// MatrixDeterminant.
 #include <fmt/format.h>
 
 #include <utility>
 
+#include "graph/einsum_equation.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
 
@@ -70,6 +72,41 @@ void InferBatchMatMul(InferContext& ctx) {
   ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(out)));
 }
 
+// The output has one dim per output label of the equation.
+void InferEinsum(InferContext& ctx) {
+  std::vector<size_t> ranks;
+  std::vector<Shape> shapes;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    shapes.push_back(ctx.input_shape(i));
+    if (shapes.back().unknown_rank()) {
+      ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+      return;
+    }
+    ranks.push_back(shapes.back().rank());
+  }
+  const auto& equation = infer::Attr<std::string>(ctx, "equation");
+  const std::vector<int64_t> dims = infer::Guarded(ctx, "", [&] {
+    const EinsumEquation eq = ParseEinsum(equation, ranks);
+    const std::vector<int64_t> sizes = EinsumLabelSizes(eq, shapes);
+    std::vector<int64_t> out;
+    for (int label : eq.output) out.push_back(sizes[label]);
+    return out;
+  });
+  ctx.set_output(0, ctx.input_dtype(0), Shape(dims));
+}
+
+// x [..., M, M] -> y [...].
+void InferDeterminant(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  if (x.unknown_rank()) {
+    ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+    return;
+  }
+  if (x.rank() < 2) ctx.Fail(fmt::format("x must have rank >= 2, got {}", x.ToString()));
+  infer::MergeDim(ctx, x.dim(x.rank() - 2), x.dim(x.rank() - 1), fmt::format("the matrix dims of x {}", x.ToString()));
+  ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<int64_t>(x.dims().begin(), x.dims().end() - 2)));
+}
+
 }  // namespace
 
 void RegisterMatMulOps(OpRegistry& registry) {
@@ -99,6 +136,20 @@ void RegisterMatMulOps(OpRegistry& registry) {
                         .TypeConstraint("TOffset", {DataType::kInt8})
                         .Infer(InferBatchMatMul)
                         .Doc("numpy matmul with batch broadcasting and 1-D operands."));
+  registry.Register(OpSchema("Einsum")
+                        .DynamicInput("x")
+                        .Output("y")
+                        .RequiredAttr("equation", AttrType::kString)
+                        .TypeConstraint("T", {DataType::kFloat, DataType::kDouble, DataType::kInt32, DataType::kInt64,
+                                              DataType::kUInt32, DataType::kUInt64})
+                        .Infer(InferEinsum)
+                        .Doc("Einstein summation over the inputs as the equation says (NumPy rules, ellipsis)."));
+  registry.Register(OpSchema("MatrixDeterminant")
+                        .Input("x")
+                        .Output("y")
+                        .TypeConstraint("T", types::Float())
+                        .Infer(InferDeterminant)
+                        .Doc("Determinant of each square matrix in the last two dims."));
 }
 
 }  // namespace ge

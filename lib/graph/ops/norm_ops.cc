@@ -1,4 +1,4 @@
-// Normalizations: BatchNorm (inference), LayerNorm, SoftmaxV2.
+// Normalizations: BatchNorm (inference), LayerNorm, InstanceNorm, LRN, SoftmaxV2.
 #include <fmt/format.h>
 
 #include <set>
@@ -68,6 +68,35 @@ void InferLayerNorm(InferContext& ctx) {
   for (size_t i = 1; i < ctx.num_outputs(); ++i) ctx.set_output(i, dtype, Shape(stats));
 }
 
+// x [N, C, spatial...]; gamma and beta are [C].
+void InferInstanceNorm(InferContext& ctx) {
+  infer::RequireNCHW(ctx);
+  const Shape& x = ctx.input_shape(0);
+  if (!x.unknown_rank() && x.rank() < 3) ctx.Fail(fmt::format("x must have rank >= 3, got {}", x.ToString()));
+  int64_t channels = x.unknown_rank() ? Shape::kUnknownDim : x.dim(1);
+  for (size_t i : {1, 2}) {
+    const Shape& param = ctx.input_shape(i);
+    const std::string what = i == 1 ? "gamma" : "beta";
+    infer::RequireRank(ctx, param, 1, what);
+    if (!param.unknown_rank()) {
+      channels = infer::MergeDim(ctx, channels, param.dim(0), fmt::format("channels of x and length of {}", what));
+    }
+  }
+  ctx.set_output(0, ctx.input_dtype(0), x);
+}
+
+// x [N, C, ...]; the window runs along C.
+void InferLrn(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  if (!x.unknown_rank() && x.rank() < 2) ctx.Fail(fmt::format("x must have rank >= 2, got {}", x.ToString()));
+  if (infer::Attr<int64_t>(ctx, "depth_radius") < 0) ctx.Fail("attribute 'depth_radius' must be >= 0");
+  const auto& region = infer::Attr<std::string>(ctx, "norm_region");
+  if (region != "ACROSS_CHANNELS") {
+    ctx.Fail(fmt::format("attribute 'norm_region' is '{}'; valid: ACROSS_CHANNELS", region));
+  }
+  ctx.set_output(0, ctx.input_dtype(0), x);
+}
+
 void InferSoftmax(InferContext& ctx) {
   const Shape& x = ctx.input_shape(0);
   const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, "axes");
@@ -112,6 +141,27 @@ void RegisterNormOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::Float())
                         .Infer(InferLayerNorm)
                         .Doc("Normalizes over axes [begin_norm_axis, rank); gamma and beta cover those axes."));
+  registry.Register(OpSchema("InstanceNorm")
+                        .Input("x")
+                        .Input("gamma")
+                        .Input("beta")
+                        .Output("y")
+                        .Attr("data_format", std::string("NCHW"))
+                        .Attr("epsilon", 1e-6f)
+                        .TypeConstraint("T", types::Float())
+                        .Infer(InferInstanceNorm)
+                        .Doc("Normalizes each (n, c) plane over its spatial elements, then * gamma[c] + beta[c]."));
+  registry.Register(OpSchema("LRN")
+                        .Input("x")
+                        .Output("y")
+                        .Attr("depth_radius", int64_t{5})
+                        .Attr("bias", 1.0f)
+                        .Attr("alpha", 1.0f)
+                        .Attr("beta", 0.5f)
+                        .Attr("norm_region", std::string("ACROSS_CHANNELS"))
+                        .TypeConstraint("T", types::Float())
+                        .Infer(InferLrn)
+                        .Doc("x / (bias + alpha * sum of x^2 over channels c-depth_radius..c+depth_radius)^beta."));
   registry.Register(OpSchema("SoftmaxV2")
                         .Input("x")
                         .Output("y")

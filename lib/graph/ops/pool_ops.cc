@@ -1,61 +1,151 @@
-// Pooling: MaxPoolV3 and AvgPoolV2 (NCHW).
+// Pooling: MaxPoolV3 and AvgPoolV2 (NCHW), MaxPool3D and AvgPool3D (NCDHW),
+// MaxPoolWithArgmax (either layout) and its inverse MaxUnpool.
 #include <fmt/format.h>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/window_infer.h"
 #include "graph/shape_inference_utils.h"
 
 namespace ge {
 namespace {
 
-// Output [N, C, OH, OW]; `dilated` says whether the op has a dilations attribute.
-void InferPool(InferContext& ctx, bool dilated) {
-  infer::RequireNCHW(ctx);
-  const Shape x = infer::WithRank(ctx.input_shape(0), 4);
-  infer::RequireRank(ctx, x, 4, "x");
-  std::vector<int64_t> dims = {x.dim(0), x.dim(1), 1, 1};
-  if (!infer::Attr<bool>(ctx, "global_pooling")) {
-    const auto ksize = infer::SpatialPair(ctx, "ksize");
-    const auto strides = infer::SpatialPair(ctx, "strides");
-    const auto dilations = dilated ? infer::SpatialPair(ctx, "dilations") : std::array<int64_t, 2>{1, 1};
-    const auto pads = infer::Pads(ctx);
+// Output [N, C, out...]; `dilated` says whether the op has a dilations attribute.
+void InferPool(InferContext& ctx, size_t spatial, bool dilated) {
+  infer::RequireDataFormat(ctx, spatial);
+  const size_t rank = spatial + 2;
+  const Shape x = infer::WithRank(ctx.input_shape(0), rank);
+  infer::RequireRank(ctx, x, rank, "x");
+  std::vector<int64_t> dims(rank, 1);
+  dims[0] = x.dim(0);
+  dims[1] = x.dim(1);
+  // Only the 2-D ops have global_pooling.
+  const bool global = spatial == 2 && infer::Attr<bool>(ctx, "global_pooling");
+  if (!global) {
+    const auto ksize = infer::SpatialValues(ctx, "ksize", spatial);
+    const auto strides = infer::SpatialValues(ctx, "strides", spatial);
+    const auto dilations =
+        dilated ? infer::SpatialValues(ctx, "dilations", spatial) : std::vector<int64_t>(spatial, 1);
+    const auto pads = infer::SpatialPads(ctx, spatial);
     const bool ceil_mode = infer::Attr<bool>(ctx, "ceil_mode");
-    for (size_t axis = 0; axis < 2; ++axis) {
-      const std::string context = fmt::format("output {} of x {}", axis == 0 ? "height" : "width", x.ToString());
-      dims[2 + axis] = infer::Guarded(ctx, context, [&] {
-        return PoolOutputDim(x.dim(2 + axis), ksize[axis], strides[axis], pads[2 * axis], pads[2 * axis + 1],
-                             dilations[axis], ceil_mode);
+    for (size_t a = 0; a < spatial; ++a) {
+      const std::string context = fmt::format("output {} of x {}", infer::SpatialName(a, spatial), x.ToString());
+      dims[2 + a] = infer::Guarded(ctx, context, [&] {
+        return PoolOutputDim(x.dim(2 + a), ksize[a], strides[a], pads[2 * a], pads[2 * a + 1], dilations[a],
+                             ceil_mode);
       });
     }
   }
   ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
 }
 
-OpSchema PoolSchema(const char* op_type) {
+OpSchema PoolSchema(const char* op_type, size_t spatial) {
   OpSchema schema(op_type);
   schema.Input("x")
       .Output("y")
       .RequiredAttr("ksize", AttrType::kInts)
       .RequiredAttr("strides", AttrType::kInts)
-      .Attr("pads", std::vector<int64_t>{0, 0, 0, 0})
+      .Attr("pads", std::vector<int64_t>(2 * spatial, 0))
       .Attr("ceil_mode", false)
-      .Attr("global_pooling", false)
-      .Attr("data_format", std::string("NCHW"))
-      .TypeConstraint("T", types::Float());
+      .Attr("data_format", std::string(infer::DataFormatFor(spatial)));
   return schema;
+}
+
+// Max pooling only compares, so it takes every numeric type ONNX allows.
+const std::vector<DataType>& MaxPoolTypes() {
+  static const std::vector<DataType> dtypes = {DataType::kFloat, DataType::kDouble, DataType::kFloat16,
+                                               DataType::kInt8, DataType::kUInt8};
+  return dtypes;
+}
+
+// The values as MaxPoolV3/MaxPool3D, plus the int64 flat index of each maximum.
+void InferMaxPoolWithArgmax(InferContext& ctx) {
+  const size_t spatial = infer::Attr<std::string>(ctx, "data_format") == "NCDHW" ? 3 : 2;
+  InferPool(ctx, spatial, true);
+  ctx.set_output(1, DataType::kInt64, ctx.node().output(0)->shape());
+}
+
+// x [N, C, spatial...] -> y [N, C, (in - 1) * stride + k - pads...], or the
+// constant output_shape.
+void InferMaxUnpool(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  if (ctx.has_input(2)) {
+    const Shape& shape = ctx.input_shape(2);
+    if (auto dims = infer::ConstantInts(ctx, 2)) {
+      ctx.set_output(0, ctx.input_dtype(0), Shape(*dims));
+    } else if (!shape.unknown_rank() && shape.rank() == 1 && shape.dim(0) >= 0) {
+      ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<int64_t>(shape.dim(0), Shape::kUnknownDim)));
+    } else {
+      ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+    }
+    return;
+  }
+  if (x.unknown_rank()) {
+    ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+    return;
+  }
+  if (x.rank() < 3) ctx.Fail(fmt::format("x must be N, C, spatial..., got {}", x.ToString()));
+  const size_t spatial = x.rank() - 2;
+  const auto ksize = infer::SpatialValues(ctx, "ksize", spatial);
+  const auto strides = infer::SpatialValues(ctx, "strides", spatial);
+  const auto pads = infer::SpatialPads(ctx, spatial);
+  std::vector<int64_t> dims = x.dims();
+  for (size_t a = 0; a < spatial; ++a) {
+    if (dims[a + 2] == Shape::kUnknownDim) continue;
+    dims[a + 2] = (dims[a + 2] - 1) * strides[a] + ksize[a] - pads[2 * a] - pads[2 * a + 1];
+    if (dims[a + 2] <= 0) ctx.Fail(fmt::format("the pads leave an output {} of {}", fmt::format("dim {}", a + 2), dims[a + 2]));
+  }
+  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
 }
 
 }  // namespace
 
 void RegisterPoolOps(OpRegistry& registry) {
-  registry.Register(PoolSchema("MaxPoolV3")
+  registry.Register(PoolSchema("MaxPoolV3", 2)
+                        .Attr("global_pooling", false)
                         .Attr("dilations", std::vector<int64_t>{1, 1, 1, 1})
-                        .Infer([](InferContext& ctx) { InferPool(ctx, true); })
+                        .TypeConstraint("T", MaxPoolTypes())
+                        .Infer([](InferContext& ctx) { InferPool(ctx, 2, true); })
                         .Doc("Max pooling; padded positions never win."));
-  registry.Register(PoolSchema("AvgPoolV2")
+  registry.Register(PoolSchema("AvgPoolV2", 2)
+                        .Attr("global_pooling", false)
                         .Attr("exclusive", true)
-                        .Infer([](InferContext& ctx) { InferPool(ctx, false); })
+                        .TypeConstraint("T", types::Float())
+                        .Infer([](InferContext& ctx) { InferPool(ctx, 2, false); })
                         .Doc("Average pooling; exclusive = padded positions are not counted."));
+  registry.Register(PoolSchema("MaxPool3D", 3)
+                        .Attr("dilations", std::vector<int64_t>{1, 1, 1, 1, 1})
+                        .TypeConstraint("T", MaxPoolTypes())
+                        .Infer([](InferContext& ctx) { InferPool(ctx, 3, true); })
+                        .Doc("3-D max pooling (NCDHW); pads [front, back, top, bottom, left, right]."));
+  registry.Register(PoolSchema("MaxPoolWithArgmax", 2)
+                        .Output("argmax", "TArgmax")
+                        .Attr("global_pooling", false)
+                        .Attr("dilations", std::vector<int64_t>{1, 1, 1, 1})
+                        .Attr("storage_order", int64_t{0})
+                        .TypeConstraint("T", MaxPoolTypes())
+                        .TypeConstraint("TArgmax", {DataType::kInt64})
+                        .Infer(InferMaxPoolWithArgmax)
+                        .Doc("Max pooling (NCHW or NCDHW) with argmax, the flat index of each maximum in x "
+                             "(row-major; storage_order 1: column-major within each plane)."));
+  registry.Register(OpSchema("MaxUnpool")
+                        .Input("x")
+                        .Input("indices", "TIndex")
+                        .OptionalInput("output_shape", "TIndex")
+                        .Output("y")
+                        .RequiredAttr("ksize", AttrType::kInts)
+                        .RequiredAttr("strides", AttrType::kInts)
+                        .RequiredAttr("pads", AttrType::kInts)
+                        .TypeConstraint("T", types::Numeric())
+                        .TypeConstraint("TIndex", {DataType::kInt64})
+                        .Infer(InferMaxUnpool)
+                        .Doc("Zeros with x scattered to the flat indices (MaxPoolWithArgmax's argmax); window attrs in "
+                             "N, C, spatial order, pads (begin, end) per axis."));
+  registry.Register(PoolSchema("AvgPool3D", 3)
+                        .Attr("count_include_pad", true)
+                        .TypeConstraint("T", types::Float())
+                        .Infer([](InferContext& ctx) { InferPool(ctx, 3, false); })
+                        .Doc("3-D average pooling (NCDHW); count_include_pad = padded positions are counted."));
 }
 
 }  // namespace ge

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "graph/ops/infer_helpers.h"
@@ -106,15 +107,41 @@ std::set<int64_t> AxisSet(InferContext& ctx, const std::vector<int64_t>& axes, s
   return result;
 }
 
+// The axes of Squeeze/Unsqueeze: the optional int input (ONNX opset 13's
+// run-time axes) when present, else the attribute. nullopt when the input is
+// not constant; then `count` is its length when known.
+std::optional<std::vector<int64_t>> SqueezeAxes(InferContext& ctx, const char* attr, std::optional<size_t>& count) {
+  if (!ctx.has_input(1)) {
+    const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, attr);
+    count = axes.size();
+    return axes;
+  }
+  if (auto axes = infer::ConstantInts(ctx, 1)) {
+    count = axes->size();
+    return axes;
+  }
+  const Shape& shape = ctx.input_shape(1);
+  infer::RequireRank(ctx, shape, 1, "axes");
+  if (!shape.unknown_rank() && shape.dim(0) != kUnknown) count = static_cast<size_t>(shape.dim(0));
+  return std::nullopt;
+}
+
 void InferSqueeze(InferContext& ctx) {
   const Shape& x = ctx.input_shape(0);
-  const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, "axis");
-  if (x.unknown_rank()) {
+  std::optional<size_t> count;
+  const auto axes = SqueezeAxes(ctx, "axis", count);
+  if (x.unknown_rank() || (!axes && (!count || *count == 0))) {
     ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
     return;
   }
+  if (!axes) {
+    // Which axes go is known at run time; how many is known now.
+    if (*count > x.rank()) ctx.Fail(fmt::format("{} axes to squeeze but x {} has rank {}", *count, x.ToString(), x.rank()));
+    ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<int64_t>(x.rank() - *count, kUnknown)));
+    return;
+  }
   std::vector<int64_t> dims;
-  if (axes.empty()) {
+  if (axes->empty()) {
     // Which dims are 1 decides the output rank: unknown dims leave it open.
     if (std::count(x.dims().begin(), x.dims().end(), kUnknown) > 0) {
       ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
@@ -122,7 +149,7 @@ void InferSqueeze(InferContext& ctx) {
     }
     std::copy_if(x.dims().begin(), x.dims().end(), std::back_inserter(dims), [](int64_t d) { return d != 1; });
   } else {
-    const std::set<int64_t> squeezed = AxisSet(ctx, axes, x.rank(), "axis");
+    const std::set<int64_t> squeezed = AxisSet(ctx, *axes, x.rank(), "axis");
     for (size_t i = 0; i < x.rank(); ++i) {
       if (squeezed.count(static_cast<int64_t>(i)) == 0) {
         dims.push_back(x.dim(i));
@@ -137,13 +164,18 @@ void InferSqueeze(InferContext& ctx) {
 // axes index the output, whose rank is rank(x) + len(axes).
 void InferUnsqueeze(InferContext& ctx) {
   const Shape& x = ctx.input_shape(0);
-  const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, "axes");
-  if (x.unknown_rank()) {
+  std::optional<size_t> count;
+  const auto axes = SqueezeAxes(ctx, "axes", count);
+  if (x.unknown_rank() || !count) {
     ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
     return;
   }
-  const size_t out_rank = x.rank() + axes.size();
-  const std::set<int64_t> inserted = AxisSet(ctx, axes, out_rank, "axes");
+  const size_t out_rank = x.rank() + *count;
+  if (!axes) {
+    ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<int64_t>(out_rank, kUnknown)));
+    return;
+  }
+  const std::set<int64_t> inserted = AxisSet(ctx, *axes, out_rank, "axes");
   std::vector<int64_t> dims;
   size_t next = 0;
   for (size_t i = 0; i < out_rank; ++i) {
@@ -205,13 +237,19 @@ void RegisterShapeOps(OpRegistry& registry) {
                         .Infer(InferFlatten)
                         .Doc("[prod(d < axis), prod(d >= axis)] (a view)."));
   registry.Register(UnaryShapeSchema("Squeeze")
+                        .OptionalInput("axes", "TIndex")
                         .Attr("axis", std::vector<int64_t>{})
+                        .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferSqueeze)
-                        .Doc("Removes the listed size-1 axes, or all of them when the list is empty (a view)."));
+                        .Doc("Removes the listed size-1 axes, or all of them when the list is empty (a view). The "
+                             "optional input axes (ONNX's run-time axes) replaces the attribute."));
   registry.Register(UnaryShapeSchema("Unsqueeze")
+                        .OptionalInput("axes", "TIndex")
                         .RequiredAttr("axes", AttrType::kInts)
+                        .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferUnsqueeze)
-                        .Doc("Inserts size-1 axes at the listed positions of the output (a view)."));
+                        .Doc("Inserts size-1 axes at the listed positions of the output (a view). The optional "
+                             "input axes (ONNX's run-time axes) replaces the attribute."));
   registry.Register(UnaryShapeSchema("TransposeD")
                         .RequiredAttr("perm", AttrType::kInts)
                         .Infer(InferTranspose)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "graph/ops/infer_helpers.h"
@@ -49,7 +50,24 @@ void InferConcat(InferContext& ctx) {
 }
 
 void InferSplit(InferContext& ctx) {
-  const auto& sizes = infer::Attr<std::vector<int64_t>>(ctx, "size_splits");
+  // The optional size_splits input (ONNX's run-time split) replaces the attribute.
+  std::optional<std::vector<int64_t>> from_input;
+  if (ctx.has_input(1)) {
+    from_input = infer::ConstantInts(ctx, 1);
+    if (!from_input) {
+      // Sizes known at run time only: the pieces' length along the axis is unknown.
+      const Shape& x = ctx.input_shape(0);
+      Shape piece = x;
+      if (!x.unknown_rank()) {
+        piece.dim(infer::Axis(ctx, infer::Attr<int64_t>(ctx, "split_dim"), x.rank(), "attribute 'split_dim'")) =
+            kUnknown;
+      }
+      for (size_t i = 0; i < ctx.num_outputs(); ++i) ctx.set_output(i, ctx.input_dtype(0), piece);
+      return;
+    }
+  }
+  const std::vector<int64_t>& sizes =
+      from_input ? *from_input : infer::Attr<std::vector<int64_t>>(ctx, "size_splits");
   const int64_t num_split = infer::Attr<int64_t>(ctx, "num_split");
   if (num_split < 1 || static_cast<size_t>(num_split) != sizes.size() ||
       ctx.num_outputs() != static_cast<size_t>(num_split)) {
@@ -181,13 +199,16 @@ void RegisterSliceOps(OpRegistry& registry) {
                         .Doc("Concatenates the N inputs along concat_dim."));
   registry.Register(OpSchema("SplitVD")
                         .Input("x")
+                        .OptionalInput("size_splits", "TIndex")
                         .DynamicOutput("y")
                         .RequiredAttr("size_splits", AttrType::kInts)
                         .RequiredAttr("split_dim", AttrType::kInt)
                         .RequiredAttr("num_split", AttrType::kInt)
                         .TypeConstraint("T", types::All())
+                        .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferSplit)
-                        .Doc("Splits x along split_dim into pieces of size_splits (one -1 takes the rest)."));
+                        .Doc("Splits x along split_dim into pieces of size_splits (one -1 takes the rest). The "
+                             "optional input size_splits (ONNX's run-time split) replaces the attribute."));
   registry.Register(OpSchema("StridedSliceV2")
                         .Input("x")
                         .Input("begin", "TIndex")

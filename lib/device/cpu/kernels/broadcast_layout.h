@@ -9,10 +9,12 @@
 // 0 (broadcast) or 1 (contiguous) for every operand, so inner loops vectorize.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "device/cpu/kernels/kernel_utils.h"
 #include "ge/shape.h"
 
 namespace ge::device::cpu {
@@ -30,6 +32,24 @@ class BroadcastLayout {
   int64_t RowOffset(size_t k, int64_t row) const;
 
   const std::vector<int64_t>& dims() const { return dims_; }
+
+  // Calls run(row, begin, count) for every inner run of the output, in chunks
+  // of at most kChunk elements so that a same-shape op (one row) still
+  // spreads over the threads; in parallel when the output is large.
+  template <typename Run>
+  void ParallelForRuns(Run&& run) const {
+    constexpr int64_t kChunk = 8192;
+    const int64_t inner_size = inner();
+    const int64_t chunks_per_row = std::max<int64_t>(1, (inner_size + kChunk - 1) / kChunk);
+    const int64_t tasks = rows_ * chunks_per_row;
+#pragma omp parallel for if (rows_ * inner_size > kParallelGrain)
+    for (int64_t task = 0; task < tasks; ++task) {
+      const int64_t row = task / chunks_per_row;
+      const int64_t begin = (task % chunks_per_row) * kChunk;
+      const int64_t count = std::min(kChunk, inner_size - begin);
+      if (count > 0) run(row, begin, count);
+    }
+  }
 
  private:
   std::vector<int64_t> dims_;                  // merged output dims, at least one

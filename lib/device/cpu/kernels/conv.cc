@@ -1,4 +1,5 @@
-// Conv2D and Conv2DTranspose on NCHW float32 through oneDNN. The primitive is
+// Conv2D / Conv2DTranspose on NCHW and Conv3D / Conv3DTranspose on NCDHW,
+// float32, through oneDNN. The primitive is
 // built once per kernel; a constant filter is reordered once into the layout
 // the primitive prefers (format_tag::any), a runtime filter is read as is.
 #include <optional>
@@ -8,6 +9,7 @@
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "device/cpu/kernels/window_attrs.h"
 
 namespace ge::device::cpu {
 
@@ -34,26 +36,27 @@ struct ConvSetup {
   const Tensor* constant_filter = nullptr;
 };
 
-// Filter dims in oneDNN's logical order ([G,] O, I, KH, KW) and the user
-// layout: Conv2D's filter is [Cout, Cin/g, kh, kw] (o,i order), the
-// transposed one's [Cin, Cout/g, kh, kw] (i,o order).
-void DescribeFilter(ConvSetup& s, int64_t out_channels, int64_t in_channels, int64_t kh, int64_t kw,
+// Filter dims in oneDNN's logical order ([G,] O, I, k...) and the user
+// layout: a convolution's filter is [Cout, Cin/g, k...] (o,i order), the
+// transposed one's [Cin, Cout/g, k...] (i,o order).
+void DescribeFilter(ConvSetup& s, int64_t out_channels, int64_t in_channels, const std::vector<int64_t>& kernel,
                     bool transposed) {
+  const bool volumetric = kernel.size() == 3;
   dnnl::memory::dims dims;
   Tag tag;
   if (s.groups == 1) {
-    dims = {out_channels, in_channels, kh, kw};
-    tag = transposed ? Tag::iohw : Tag::oihw;
+    dims = {out_channels, in_channels};
+    tag = volumetric ? (transposed ? Tag::iodhw : Tag::oidhw) : (transposed ? Tag::iohw : Tag::oihw);
   } else {
-    dims = {s.groups, out_channels / s.groups, in_channels / s.groups, kh, kw};
-    tag = transposed ? Tag::giohw : Tag::goihw;
+    dims = {s.groups, out_channels / s.groups, in_channels / s.groups};
+    tag = volumetric ? (transposed ? Tag::giodhw : Tag::goidhw) : (transposed ? Tag::giohw : Tag::goihw);
   }
+  dims.insert(dims.end(), kernel.begin(), kernel.end());
   s.user_weights = F32Desc(dims, tag);
   s.weights_any = F32Desc(dims, Tag::any);
 }
 
 ConvSetup ReadSetup(const Node& node, ConvInputs inputs, bool transposed) {
-  RequireNchw(node);
   ConvSetup s;
   s.inputs = inputs;
   RequireInputDtype(node, inputs.x, {DataType::kFloat});
@@ -62,12 +65,13 @@ ConvSetup ReadSetup(const Node& node, ConvInputs inputs, bool transposed) {
     Fail(node, ErrorCode::kUnsupported,
          "offset_w / offset_x (quantized convolution) are not supported by the float32 kernel");
   }
+  const size_t spatial = SpatialRankOf(node, inputs.x);
   const Shape& x = InputShape(node, inputs.x);
   const Shape& w = InputShape(node, inputs.filter);
   const Shape& y = OutputShape(node, 0);
-  if (x.rank() != 4 || w.rank() != 4 || y.rank() != 4) {
-    Fail(node, ErrorCode::kInvalidArgument, fmt::format("x, filter and y must be 4-D, got {}, {}, {}", x.ToString(),
-                                                        w.ToString(), y.ToString()));
+  if (w.rank() != x.rank() || y.rank() != x.rank()) {
+    Fail(node, ErrorCode::kInvalidArgument, fmt::format("x, filter and y must have the same rank, got {}, {}, {}",
+                                                        x.ToString(), w.ToString(), y.ToString()));
   }
   s.groups = node.attrs().GetInt("groups");
   const int64_t in_channels = x.dim(1);
@@ -80,24 +84,27 @@ ConvSetup ReadSetup(const Node& node, ConvInputs inputs, bool transposed) {
          fmt::format("groups = {}, x {}, filter {} and y {} do not agree on the channel counts", s.groups,
                      x.ToString(), w.ToString(), y.ToString()));
   }
-  const HW stride = SpatialAttr(node, "strides");
-  const HW dilation = SpatialAttr(node, "dilations");
-  const Pads2D pads = PadsAttr(node);
-  s.strides = {stride.h, stride.w};
-  s.dilates = {dilation.h - 1, dilation.w - 1};  // oneDNN counts the holes, 0 = dense
-  s.padding_l = {pads.top, pads.left};
-  if (transposed) {
-    // output_padding extends the bottom/right edge: it shows up as less end
-    // padding. Derived from the planned output so input_size is honoured.
-    const int64_t span_h = (x.dim(2) - 1) * stride.h + (w.dim(2) - 1) * dilation.h + 1;
-    const int64_t span_w = (x.dim(3) - 1) * stride.w + (w.dim(3) - 1) * dilation.w + 1;
-    s.padding_r = {span_h - pads.top - y.dim(2), span_w - pads.left - y.dim(3)};
-  } else {
-    s.padding_r = {pads.bottom, pads.right};
+  const std::vector<int64_t> stride = SpatialAttrN(node, "strides", spatial);
+  const std::vector<int64_t> dilation = SpatialAttrN(node, "dilations", spatial);
+  const std::vector<int64_t> pads = PadsAttrN(node, spatial);
+  const std::vector<int64_t> kernel(w.dims().begin() + 2, w.dims().end());
+  for (size_t a = 0; a < spatial; ++a) {
+    s.strides.push_back(stride[a]);
+    s.dilates.push_back(dilation[a] - 1);  // oneDNN counts the holes, 0 = dense
+    s.padding_l.push_back(pads[2 * a]);
+    if (transposed) {
+      // output_padding extends the end edge: it shows up as less end
+      // padding. Derived from the planned output so input_size is honoured.
+      const int64_t span = (x.dim(a + 2) - 1) * stride[a] + (kernel[a] - 1) * dilation[a] + 1;
+      s.padding_r.push_back(span - pads[2 * a] - y.dim(a + 2));
+    } else {
+      s.padding_r.push_back(pads[2 * a + 1]);
+    }
   }
-  DescribeFilter(s, out_channels, in_channels, w.dim(2), w.dim(3), transposed);
-  s.src = F32Desc(ToDnnlDims(x.dims()), Tag::nchw);
-  s.dst = F32Desc(ToDnnlDims(y.dims()), Tag::nchw);
+  DescribeFilter(s, out_channels, in_channels, kernel, transposed);
+  const Tag data_tag = spatial == 3 ? Tag::ncdhw : Tag::nchw;
+  s.src = F32Desc(ToDnnlDims(x.dims()), data_tag);
+  s.dst = F32Desc(ToDnnlDims(y.dims()), data_tag);
   s.has_bias = HasInput(node, inputs.bias);
   if (s.has_bias) {
     RequireInputDtype(node, inputs.bias, {DataType::kFloat});
@@ -186,9 +193,11 @@ std::unique_ptr<Kernel> MakeConvTranspose(const Node& node) {
 
 void RegisterConvKernels(KernelRegistry& registry) {
   RegisterKernel(registry, "Conv2D", {DataType::kFloat}, MakeConv);
+  RegisterKernel(registry, "Conv3D", {DataType::kFloat}, MakeConv);
   // Keyed by its first input, input_size (the output shape as int32/int64);
   // x and filter are checked to be float32 when the kernel is built.
   RegisterKernel(registry, "Conv2DTranspose", {DataType::kInt32, DataType::kInt64}, MakeConvTranspose);
+  RegisterKernel(registry, "Conv3DTranspose", {DataType::kInt32, DataType::kInt64}, MakeConvTranspose);
 }
 
 }  // namespace ge::device::cpu

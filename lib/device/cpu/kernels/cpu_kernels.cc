@@ -7,15 +7,35 @@ void RegisterCpuKernels(KernelRegistry& registry) {
   RegisterMatMulKernels(registry);
   RegisterUnaryKernels(registry);
   RegisterBinaryKernels(registry);
+  RegisterActivationKernels(registry);
+  RegisterSelectKernels(registry);
   RegisterPoolingKernels(registry);
   RegisterNormalizationKernels(registry);
   RegisterSoftmaxKernels(registry);
   RegisterReduceKernels(registry);
+  RegisterResizeKernels(registry);
+  RegisterEinsumKernels(registry);
+  RegisterDeterminantKernels(registry);
   RegisterTransposeKernels(registry);
   RegisterConcatSplitKernels(registry);
   RegisterSliceKernels(registry);
   RegisterGatherKernels(registry);
   RegisterShapeKernels(registry);
+  RegisterTileExpandKernels(registry);
+  RegisterPadKernels(registry);
+  RegisterSpaceDepthKernels(registry);
+  RegisterTriangleKernels(registry);
+  RegisterGeneratorKernels(registry);
+  RegisterScatterKernels(registry);
+  RegisterTopKKernels(registry);
+  RegisterCumsumKernels(registry);
+  RegisterNonZeroKernels(registry);
+  RegisterReverseSequenceKernels(registry);
+  RegisterUniqueKernels(registry);
+  RegisterQuantizeKernels(registry);
+  RegisterIntegerMatMulKernels(registry);
+  RegisterIntegerConvKernels(registry);
+  RegisterRecurrentKernels(registry);
 }
 
 }  // namespace ge::device::cpu

@@ -1,116 +1,172 @@
-// Broadcasting binary arithmetic: Add, Sub, Mul, Div, Pow, Maximum, Minimum.
+// Broadcasting binary ops: arithmetic (Add, Sub, Mul, Div, Pow, Maximum,
+// Minimum, Mod, FloorMod, PRelu), bitwise (BitwiseAnd/Or/Xor, LeftShift,
+// RightShift), comparisons (Equal, Greater, Less, GreaterEqual, LessEqual,
+// bool output) and LogicalAnd/Or/Xor. One kernel template walks the
+// broadcast layout; each op is a functor on the compute type.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/broadcast_layout.h"
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
 
 namespace {
 
-struct AddOp {
-  template <typename T>
-  T operator()(T a, T b) const { return a + b; }
-};
-struct SubOp {
-  template <typename T>
-  T operator()(T a, T b) const { return a - b; }
-};
-struct MulOp {
-  template <typename T>
-  T operator()(T a, T b) const { return a * b; }
-};
+// Declares a functor Name computing `expr` from a and b of type C.
+#define GE_BINARY_OP(Name, expr)      \
+  struct Name {                       \
+    template <typename C>             \
+    auto operator()(C a, C b) const { \
+      return expr;                    \
+    }                                 \
+  };
+
+GE_BINARY_OP(AddOp, C(a + b))
+GE_BINARY_OP(SubOp, C(a - b))
+GE_BINARY_OP(MulOp, C(a * b))
+GE_BINARY_OP(MaximumOp, std::max(a, b))
+GE_BINARY_OP(MinimumOp, std::min(a, b))
+GE_BINARY_OP(PReluOp, a < C(0) ? C(a * b) : a)
+GE_BINARY_OP(BitwiseAndOp, C(a & b))
+GE_BINARY_OP(BitwiseOrOp, C(a | b))
+GE_BINARY_OP(BitwiseXorOp, C(a ^ b))
+GE_BINARY_OP(EqualOp, a == b)
+GE_BINARY_OP(GreaterOp, a > b)
+GE_BINARY_OP(LessOp, a < b)
+GE_BINARY_OP(GreaterEqualOp, a >= b)
+GE_BINARY_OP(LessEqualOp, a <= b)
+GE_BINARY_OP(LogicalAndOp, a && b)
+GE_BINARY_OP(LogicalOrOp, a || b)
+GE_BINARY_OP(LogicalXorOp, a != b)
+#undef GE_BINARY_OP
+
+// Ops that divide integers: the kernel rejects zero divisors before the loop.
+// MIN / -1 and MIN % -1 wrap instead of trapping.
 struct DivOp {
-  // Integer division truncates toward zero (C++ rules, as the op set says);
-  // zero divisors are rejected before the loop, and INT_MIN / -1 wraps
-  // instead of trapping.
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
-      if (b == -1) return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(a));
+  static constexpr bool kDividesIntegers = true;
+  template <typename C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>) {
+      if (std::is_signed_v<C> && b == C(-1)) return static_cast<C>(-static_cast<std::make_unsigned_t<C>>(a));
     }
-    return a / b;
+    return C(a / b);
+  }
+};
+// Truncated remainder (C fmod): the sign of the dividend.
+struct ModOp {
+  static constexpr bool kDividesIntegers = true;
+  template <typename C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      return std::fmod(a, b);
+    } else {
+      if (std::is_signed_v<C> && b == C(-1)) return C(0);
+      return C(a % b);
+    }
+  }
+};
+// Floored remainder (Python %): the sign of the divisor.
+struct FloorModOp {
+  static constexpr bool kDividesIntegers = true;
+  template <typename C>
+  C operator()(C a, C b) const {
+    const C r = ModOp{}(a, b);
+    if constexpr (std::is_unsigned_v<C>) {
+      return r;
+    } else {
+      return r != C(0) && ((r < C(0)) != (b < C(0))) ? C(r + b) : r;
+    }
   }
 };
 struct PowOp {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
+  template <typename C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_floating_point_v<C>) {
       return std::pow(a, b);
     } else {
       // Exact integer power by squaring; a negative exponent truncates 1/a^|b|
       // toward zero like the integer division does.
-      if (b < 0) return a == 1 ? T(1) : a == -1 ? ((b & 1) ? T(-1) : T(1)) : T(0);
-      using U = std::make_unsigned_t<T>;
-      U result = 1, base = static_cast<U>(a);
-      for (T e = b; e > 0; e >>= 1) {
-        if (e & 1) result *= base;
-        base *= base;
+      if constexpr (std::is_signed_v<C>) {
+        if (b < 0) return a == 1 ? C(1) : a == -1 ? ((b & 1) ? C(-1) : C(1)) : C(0);
       }
-      return static_cast<T>(result);
+      using U = std::make_unsigned_t<C>;
+      U result = 1, base = static_cast<U>(a);
+      for (C e = b; e > 0; e >>= 1) {
+        if (e & 1) result = static_cast<U>(result * base);
+        base = static_cast<U>(base * base);
+      }
+      return static_cast<C>(result);
     }
   }
 };
-struct MaximumOp {
-  template <typename T>
-  T operator()(T a, T b) const { return std::max(a, b); }
+// Shifts by a negative amount or by the bit width or more give what shifting
+// one bit at a time would: 0 (or -1 for a negative value shifted right).
+struct LeftShiftOp {
+  template <typename C>
+  C operator()(C a, C b) const {
+    using U = std::make_unsigned_t<C>;
+    if (b < C(0) || static_cast<U>(b) >= std::numeric_limits<U>::digits) return C(0);
+    return static_cast<C>(static_cast<U>(static_cast<U>(a) << b));
+  }
 };
-struct MinimumOp {
-  template <typename T>
-  T operator()(T a, T b) const { return std::min(a, b); }
+struct RightShiftOp {
+  template <typename C>
+  C operator()(C a, C b) const {
+    using U = std::make_unsigned_t<C>;
+    if (b < C(0) || static_cast<U>(b) >= std::numeric_limits<U>::digits) return a < C(0) ? C(-1) : C(0);
+    return C(a >> b);
+  }
 };
+
+template <typename Op>
+constexpr bool DividesIntegers() {
+  if constexpr (requires { Op::kDividesIntegers; }) {
+    return Op::kDividesIntegers;
+  } else {
+    return false;
+  }
+}
 
 // One inner run of `count` outputs; kA/kB: the operand advances (stride 1)
 // or stays (broadcast, stride 0). Compile-time strides let the loop vectorize.
-template <typename T, typename Op, bool kA, bool kB>
-void InnerRun(const T* a, const T* b, T* y, int64_t count) {
+template <typename In, typename Out, typename Op, bool kA, bool kB>
+void InnerRun(const In* a, const In* b, Out* y, int64_t count) {
   Op op;
-  for (int64_t i = 0; i < count; ++i) y[i] = op(a[kA ? i : 0], b[kB ? i : 0]);
+  for (int64_t i = 0; i < count; ++i) y[i] = Store<Out>(op(Load(a[kA ? i : 0]), Load(b[kB ? i : 0])));
 }
 
-template <typename T, typename Op>
+template <typename In, typename Out, typename Op>
 class BinaryKernel final : public Kernel {
  public:
-  BinaryKernel(const Node& node)
-      : label_(node.Describe()), layout_(MakeLayout(node)) {}
+  explicit BinaryKernel(const Node& node) : label_(node.Describe()), layout_(MakeLayout(node)) {}
 
   void Run(const KernelContext& ctx) const override {
-    const T* a = ctx.inputs[0].as<const T>();
-    const T* b = ctx.inputs[1].as<const T>();
-    T* y = ctx.outputs[0].as<T>();
-    if constexpr (std::is_same_v<Op, DivOp> && std::is_integral_v<T>) {
+    const In* a = ctx.inputs[0].as<const In>();
+    const In* b = ctx.inputs[1].as<const In>();
+    Out* y = ctx.outputs[0].as<Out>();
+    if constexpr (DividesIntegers<Op>() && std::is_integral_v<In>) {
       const int64_t nb = ctx.inputs[1].num_elements();
-      if (std::find(b, b + nb, T(0)) != b + nb) {
+      if (std::find(b, b + nb, In(0)) != b + nb) {
         throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: integer division by zero", label_));
       }
     }
-    using RunFn = void (*)(const T*, const T*, T*, int64_t);
-    static constexpr RunFn kRuns[2][2] = {{InnerRun<T, Op, false, false>, InnerRun<T, Op, false, true>},
-                                          {InnerRun<T, Op, true, false>, InnerRun<T, Op, true, true>}};
-    const RunFn run = kRuns[layout_.inner_stride(0)][layout_.inner_stride(1)];
-
-    // Work is split into chunks of at most kChunk outputs so that a
-    // same-shape op (one row) still spreads over the threads.
-    constexpr int64_t kChunk = 8192;
+    using RunFn = void (*)(const In*, const In*, Out*, int64_t);
+    static constexpr RunFn kRuns[2][2] = {{InnerRun<In, Out, Op, false, false>, InnerRun<In, Out, Op, false, true>},
+                                          {InnerRun<In, Out, Op, true, false>, InnerRun<In, Out, Op, true, true>}};
+    const int64_t sa = layout_.inner_stride(0), sb = layout_.inner_stride(1);
+    const RunFn run = kRuns[sa][sb];
     const int64_t inner = layout_.inner();
-    const int64_t chunks_per_row = std::max<int64_t>(1, (inner + kChunk - 1) / kChunk);
-    const int64_t tasks = layout_.rows() * chunks_per_row;
-    const int64_t total = layout_.rows() * inner;
-#pragma omp parallel for if (total > kParallelGrain)
-    for (int64_t task = 0; task < tasks; ++task) {
-      const int64_t row = task / chunks_per_row;
-      const int64_t begin = (task % chunks_per_row) * kChunk;
-      const int64_t count = std::min(kChunk, inner - begin);
-      if (count <= 0) continue;
-      const T* a_run = a + layout_.RowOffset(0, row) + begin * layout_.inner_stride(0);
-      const T* b_run = b + layout_.RowOffset(1, row) + begin * layout_.inner_stride(1);
-      run(a_run, b_run, y + row * inner + begin, count);
-    }
+    layout_.ParallelForRuns([&](int64_t row, int64_t begin, int64_t count) {
+      run(a + layout_.RowOffset(0, row) + begin * sa, b + layout_.RowOffset(1, row) + begin * sb,
+          y + row * inner + begin, count);
+    });
   }
 
  private:
@@ -132,26 +188,44 @@ class BinaryKernel final : public Kernel {
   BroadcastLayout layout_;
 };
 
-template <typename Op>
-void RegisterBinary(KernelRegistry& registry, const std::string& op_type) {
-  RegisterKernel(registry, op_type, DataTypesOf(ArithmeticTypes{}), [](const Node& node) {
-    return DispatchDtype(node, InputDtype(node, 0), ArithmeticTypes{},
-                         [&](auto tag) -> std::unique_ptr<Kernel> {
-                           return std::make_unique<BinaryKernel<typename decltype(tag)::type, Op>>(node);
-                         });
+// Registers op_type for the dtypes of `types`; the output has the inputs'
+// dtype, or bool when kBoolOutput (comparisons).
+template <typename Op, bool kBoolOutput = false, typename... Ts>
+void RegisterBinary(KernelRegistry& registry, const std::string& op_type, TypeList<Ts...> types) {
+  RegisterKernel(registry, op_type, DataTypesOf(types), [](const Node& node) {
+    return DispatchDtype(node, InputDtype(node, 0), TypeList<Ts...>{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+      using In = typename decltype(tag)::type;
+      return std::make_unique<BinaryKernel<In, std::conditional_t<kBoolOutput, bool, In>, Op>>(node);
+    });
   });
 }
 
 }  // namespace
 
 void RegisterBinaryKernels(KernelRegistry& registry) {
-  RegisterBinary<AddOp>(registry, "Add");
-  RegisterBinary<SubOp>(registry, "Sub");
-  RegisterBinary<MulOp>(registry, "Mul");
-  RegisterBinary<DivOp>(registry, "Div");
-  RegisterBinary<PowOp>(registry, "Pow");
-  RegisterBinary<MaximumOp>(registry, "Maximum");
-  RegisterBinary<MinimumOp>(registry, "Minimum");
+  RegisterBinary<AddOp>(registry, "Add", NumericTypes{});
+  RegisterBinary<SubOp>(registry, "Sub", NumericTypes{});
+  RegisterBinary<MulOp>(registry, "Mul", NumericTypes{});
+  RegisterBinary<DivOp>(registry, "Div", NumericTypes{});
+  RegisterBinary<PowOp>(registry, "Pow", NumericTypes{});
+  RegisterBinary<MaximumOp>(registry, "Maximum", NumericTypes{});
+  RegisterBinary<MinimumOp>(registry, "Minimum", NumericTypes{});
+  RegisterBinary<ModOp>(registry, "Mod", NumericTypes{});
+  RegisterBinary<FloorModOp>(registry, "FloorMod", NumericTypes{});
+  RegisterBinary<PReluOp>(registry, "PRelu", NumericTypes{});
+  RegisterBinary<BitwiseAndOp>(registry, "BitwiseAnd", IntegerTypes{});
+  RegisterBinary<BitwiseOrOp>(registry, "BitwiseOr", IntegerTypes{});
+  RegisterBinary<BitwiseXorOp>(registry, "BitwiseXor", IntegerTypes{});
+  RegisterBinary<LeftShiftOp>(registry, "LeftShift", IntegerTypes{});
+  RegisterBinary<RightShiftOp>(registry, "RightShift", IntegerTypes{});
+  RegisterBinary<EqualOp, true>(registry, "Equal", AllTypes{});
+  RegisterBinary<GreaterOp, true>(registry, "Greater", NumericTypes{});
+  RegisterBinary<LessOp, true>(registry, "Less", NumericTypes{});
+  RegisterBinary<GreaterEqualOp, true>(registry, "GreaterEqual", NumericTypes{});
+  RegisterBinary<LessEqualOp, true>(registry, "LessEqual", NumericTypes{});
+  RegisterBinary<LogicalAndOp>(registry, "LogicalAnd", BoolTypes{});
+  RegisterBinary<LogicalOrOp>(registry, "LogicalOr", BoolTypes{});
+  RegisterBinary<LogicalXorOp>(registry, "LogicalXor", BoolTypes{});
 }
 
 }  // namespace ge::device::cpu

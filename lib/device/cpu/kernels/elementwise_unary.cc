@@ -1,74 +1,75 @@
-// Elementwise unary math (Relu, Sigmoid, Tanh, Erf, Sqrt, Exp, Log, Abs, Neg,
-// Reciprocal, Gelu) and ClipByValue.
+// Elementwise unary math (Abs, Neg, Sign, rounding, roots, exponentials,
+// trigonometric and hyperbolic functions, Erf, Gelu), the IsNan/IsInf
+// predicates, LogicalNot, Invert, and ClipByValue. Activations with
+// attributes are in activation.cc.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
-#include "device/cpu/kernels/kernel_utils.h"
+#include "device/cpu/kernels/elementwise_unary.h"
 
 namespace ge::device::cpu {
 
 namespace {
 
-struct ReluOp {
-  template <typename T>
-  T operator()(T x) const { return x > T(0) ? x : T(0); }
-};
-struct SigmoidOp {
-  template <typename T>
-  T operator()(T x) const { return T(1) / (T(1) + std::exp(-x)); }
-};
-struct TanhOp {
-  template <typename T>
-  T operator()(T x) const { return std::tanh(x); }
-};
-struct ErfOp {
-  template <typename T>
-  T operator()(T x) const { return std::erf(x); }
-};
-struct SqrtOp {
-  template <typename T>
-  T operator()(T x) const { return std::sqrt(x); }
-};
-struct ExpOp {
-  template <typename T>
-  T operator()(T x) const { return std::exp(x); }
-};
-struct LogOp {
-  template <typename T>
-  T operator()(T x) const { return std::log(x); }
-};
-struct AbsOp {
-  template <typename T>
-  T operator()(T x) const { return x < T(0) ? T(-x) : x; }
-};
-struct NegOp {
-  template <typename T>
-  T operator()(T x) const { return T(-x); }
-};
-struct ReciprocalOp {
-  template <typename T>
-  T operator()(T x) const { return T(1) / x; }
-};
-// The exact (erf) form: x * Phi(x).
-struct GeluOp {
-  template <typename T>
-  T operator()(T x) const { return T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440))); }
-};
+// Declares a functor Name whose call computes `expr` on the value x of type C.
+#define GE_UNARY_OP(Name, expr)        \
+  struct Name {                        \
+    template <typename C>              \
+    C operator()(C x) const {          \
+      return expr;                     \
+    }                                  \
+  };
 
-template <typename T, typename Op>
-class UnaryKernel final : public Kernel {
- public:
-  void Run(const KernelContext& ctx) const override {
-    const T* x = ctx.inputs[0].as<const T>();
-    T* y = ctx.outputs[0].as<T>();
-    const int64_t n = ctx.outputs[0].num_elements();
-    Op op;
-#pragma omp parallel for simd if (n > kParallelGrain)
-    for (int64_t i = 0; i < n; ++i) y[i] = op(x[i]);
-  }
+// Sign-only ops run on every numeric type (unsigned x < 0 is simply false).
+GE_UNARY_OP(ReluOp, x > C(0) ? x : C(0))
+GE_UNARY_OP(AbsOp, x < C(0) ? C(-x) : x)
+GE_UNARY_OP(NegOp, C(-x))
+GE_UNARY_OP(SignOp, C((x > C(0)) - (x < C(0))))
+// Float ops. Round is half to even: nearbyint in the default rounding mode.
+GE_UNARY_OP(CeilOp, std::ceil(x))
+GE_UNARY_OP(FloorOp, std::floor(x))
+GE_UNARY_OP(RoundOp, std::nearbyint(x))
+GE_UNARY_OP(SigmoidOp, C(1) / (C(1) + std::exp(-x)))
+GE_UNARY_OP(TanhOp, std::tanh(x))
+GE_UNARY_OP(ErfOp, std::erf(x))
+GE_UNARY_OP(SqrtOp, std::sqrt(x))
+GE_UNARY_OP(ExpOp, std::exp(x))
+GE_UNARY_OP(LogOp, std::log(x))
+GE_UNARY_OP(ReciprocalOp, C(1) / x)
+GE_UNARY_OP(SinOp, std::sin(x))
+GE_UNARY_OP(CosOp, std::cos(x))
+GE_UNARY_OP(TanOp, std::tan(x))
+GE_UNARY_OP(AsinOp, std::asin(x))
+GE_UNARY_OP(AcosOp, std::acos(x))
+GE_UNARY_OP(AtanOp, std::atan(x))
+GE_UNARY_OP(SinhOp, std::sinh(x))
+GE_UNARY_OP(CoshOp, std::cosh(x))
+GE_UNARY_OP(AsinhOp, std::asinh(x))
+GE_UNARY_OP(AcoshOp, std::acosh(x))
+GE_UNARY_OP(AtanhOp, std::atanh(x))
+// The exact (erf) form: x * Phi(x).
+GE_UNARY_OP(GeluOp, C(0.5) * x * (C(1) + std::erf(x * C(0.70710678118654752440))))
+// Integer ops.
+GE_UNARY_OP(InvertOp, C(~x))
+#undef GE_UNARY_OP
+
+struct LogicalNotOp {
+  bool operator()(bool x) const { return !x; }
+};
+struct IsNanOp {
+  template <typename C>
+  bool operator()(C x) const { return std::isnan(x); }
+};
+// ONNX IsInf: which signs of infinity count.
+struct IsInfOp {
+  explicit IsInfOp(const Node& node)
+      : negative(node.attrs().GetInt("detect_negative") != 0), positive(node.attrs().GetInt("detect_positive") != 0) {}
+  template <typename C>
+  bool operator()(C x) const { return std::isinf(x) && (x > 0 ? positive : negative); }
+  bool negative, positive;
 };
 
 // min(max(x, lo), hi) with lo and hi read from their (scalar) inputs at run time.
@@ -77,23 +78,14 @@ class ClipByValueKernel final : public Kernel {
  public:
   void Run(const KernelContext& ctx) const override {
     const T* x = ctx.inputs[0].as<const T>();
-    const T lo = *ctx.inputs[1].as<const T>();
-    const T hi = *ctx.inputs[2].as<const T>();
+    const Compute<T> lo = Load(*ctx.inputs[1].as<const T>());
+    const Compute<T> hi = Load(*ctx.inputs[2].as<const T>());
     T* y = ctx.outputs[0].as<T>();
     const int64_t n = ctx.outputs[0].num_elements();
 #pragma omp parallel for simd if (n > kParallelGrain)
-    for (int64_t i = 0; i < n; ++i) y[i] = std::min(std::max(x[i], lo), hi);
+    for (int64_t i = 0; i < n; ++i) y[i] = Store<T>(std::min(std::max(Load(x[i]), lo), hi));
   }
 };
-
-template <typename Op, typename Types>
-void RegisterUnary(KernelRegistry& registry, const std::string& op_type, Types types) {
-  RegisterKernel(registry, op_type, DataTypesOf(types), [](const Node& node) {
-    return DispatchDtype(node, InputDtype(node, 0), Types{}, [](auto tag) -> std::unique_ptr<Kernel> {
-      return std::make_unique<UnaryKernel<typename decltype(tag)::type, Op>>();
-    });
-  });
-}
 
 std::unique_ptr<Kernel> MakeClipByValue(const Node& node) {
   for (size_t i : {1, 2}) {
@@ -108,7 +100,7 @@ std::unique_ptr<Kernel> MakeClipByValue(const Node& node) {
                                                        DataTypeName(InputDtype(node, 0))));
     }
   }
-  return DispatchDtype(node, InputDtype(node, 0), ArithmeticTypes{}, [](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), NumericTypes{}, [](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<ClipByValueKernel<typename decltype(tag)::type>>();
   });
 }
@@ -116,19 +108,37 @@ std::unique_ptr<Kernel> MakeClipByValue(const Node& node) {
 }  // namespace
 
 void RegisterUnaryKernels(KernelRegistry& registry) {
-  // Sign-only ops also run on the index types; transcendental ones on floats.
-  RegisterUnary<ReluOp>(registry, "Relu", ArithmeticTypes{});
-  RegisterUnary<AbsOp>(registry, "Abs", ArithmeticTypes{});
-  RegisterUnary<NegOp>(registry, "Neg", ArithmeticTypes{});
-  RegisterUnary<SigmoidOp>(registry, "Sigmoid", FloatTypes{});
-  RegisterUnary<TanhOp>(registry, "Tanh", FloatTypes{});
-  RegisterUnary<ErfOp>(registry, "Erf", FloatTypes{});
-  RegisterUnary<SqrtOp>(registry, "Sqrt", FloatTypes{});
-  RegisterUnary<ExpOp>(registry, "Exp", FloatTypes{});
-  RegisterUnary<LogOp>(registry, "Log", FloatTypes{});
-  RegisterUnary<ReciprocalOp>(registry, "Reciprocal", FloatTypes{});
-  RegisterUnary<GeluOp>(registry, "Gelu", FloatTypes{});
-  RegisterKernel(registry, "ClipByValue", DataTypesOf(ArithmeticTypes{}), MakeClipByValue);
+  RegisterUnary<ReluOp>(registry, "Relu", NumericTypes{});
+  RegisterUnary<AbsOp>(registry, "Abs", NumericTypes{});
+  RegisterUnary<NegOp>(registry, "Neg", NumericTypes{});
+  RegisterUnary<SignOp>(registry, "Sign", NumericTypes{});
+  RegisterUnary<CeilOp>(registry, "Ceil", HalfFloatTypes{});
+  RegisterUnary<FloorOp>(registry, "Floor", HalfFloatTypes{});
+  RegisterUnary<RoundOp>(registry, "Round", HalfFloatTypes{});
+  RegisterUnary<SigmoidOp>(registry, "Sigmoid", HalfFloatTypes{});
+  RegisterUnary<TanhOp>(registry, "Tanh", HalfFloatTypes{});
+  RegisterUnary<ErfOp>(registry, "Erf", HalfFloatTypes{});
+  RegisterUnary<SqrtOp>(registry, "Sqrt", HalfFloatTypes{});
+  RegisterUnary<ExpOp>(registry, "Exp", HalfFloatTypes{});
+  RegisterUnary<LogOp>(registry, "Log", HalfFloatTypes{});
+  RegisterUnary<ReciprocalOp>(registry, "Reciprocal", HalfFloatTypes{});
+  RegisterUnary<SinOp>(registry, "Sin", HalfFloatTypes{});
+  RegisterUnary<CosOp>(registry, "Cos", HalfFloatTypes{});
+  RegisterUnary<TanOp>(registry, "Tan", HalfFloatTypes{});
+  RegisterUnary<AsinOp>(registry, "Asin", HalfFloatTypes{});
+  RegisterUnary<AcosOp>(registry, "Acos", HalfFloatTypes{});
+  RegisterUnary<AtanOp>(registry, "Atan", HalfFloatTypes{});
+  RegisterUnary<SinhOp>(registry, "Sinh", HalfFloatTypes{});
+  RegisterUnary<CoshOp>(registry, "Cosh", HalfFloatTypes{});
+  RegisterUnary<AsinhOp>(registry, "Asinh", HalfFloatTypes{});
+  RegisterUnary<AcoshOp>(registry, "Acosh", HalfFloatTypes{});
+  RegisterUnary<AtanhOp>(registry, "Atanh", HalfFloatTypes{});
+  RegisterUnary<GeluOp>(registry, "Gelu", HalfFloatTypes{});
+  RegisterUnary<InvertOp>(registry, "Invert", IntegerTypes{});
+  RegisterUnary<LogicalNotOp>(registry, "LogicalNot", BoolTypes{});
+  RegisterUnary<IsNanOp, /*kBoolOutput=*/true>(registry, "IsNan", HalfFloatTypes{});
+  RegisterUnary<IsInfOp, /*kBoolOutput=*/true>(registry, "IsInf", HalfFloatTypes{});
+  RegisterKernel(registry, "ClipByValue", DataTypesOf(NumericTypes{}), MakeClipByValue);
 }
 
 }  // namespace ge::device::cpu

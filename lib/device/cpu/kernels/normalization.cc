@@ -1,4 +1,5 @@
-// BatchNorm (inference) and LayerNorm.
+// BatchNorm (inference), LayerNorm, InstanceNorm and LRN.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -158,11 +159,121 @@ std::unique_ptr<Kernel> MakeLayerNorm(const Node& node) {
   });
 }
 
+// Each of the batch * channels planes is normalized over its `spatial`
+// elements (mean and variance in double), then scaled by gamma[c] + beta[c].
+template <typename T>
+class InstanceNormKernel final : public Kernel {
+ public:
+  InstanceNormKernel(int64_t batch, int64_t channels, int64_t spatial, float epsilon)
+      : batch_(batch), channels_(channels), spatial_(spatial), epsilon_(epsilon) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const T* x = ctx.inputs[0].as<const T>();
+    const T* gamma = ctx.inputs[1].as<const T>();
+    const T* beta = ctx.inputs[2].as<const T>();
+    T* y = ctx.outputs[0].as<T>();
+    const int64_t planes = batch_ * channels_;
+#pragma omp parallel for if (planes * spatial_ > kParallelGrain)
+    for (int64_t p = 0; p < planes; ++p) {
+      const int64_t c = p % channels_;
+      const T* in = x + p * spatial_;
+      T* out = y + p * spatial_;
+      double sum = 0;
+      for (int64_t i = 0; i < spatial_; ++i) sum += in[i];
+      const double mean = sum / static_cast<double>(spatial_);
+      double squares = 0;
+      for (int64_t i = 0; i < spatial_; ++i) squares += (in[i] - mean) * (in[i] - mean);
+      const double scale = gamma[c] / std::sqrt(squares / static_cast<double>(spatial_) + epsilon_);
+      const double shift = beta[c] - mean * scale;
+      for (int64_t i = 0; i < spatial_; ++i) out[i] = static_cast<T>(in[i] * scale + shift);
+    }
+  }
+
+ private:
+  int64_t batch_, channels_, spatial_;
+  float epsilon_;
+};
+
+std::unique_ptr<Kernel> MakeInstanceNorm(const Node& node) {
+  RequireNchw(node);
+  const Shape& x = InputShape(node, 0);
+  if (x.rank() < 3) Fail(node, ErrorCode::kInvalidArgument, fmt::format("x must have rank >= 3, got {}", x.ToString()));
+  for (size_t i : {1, 2}) {
+    if (InputShape(node, i).NumElements() != x.dim(1) || InputDtype(node, i) != InputDtype(node, 0)) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("input {} must be {} with {} elements (the channels of x {}), got {} {}", i,
+                       DataTypeName(InputDtype(node, 0)), x.dim(1), x.ToString(), DataTypeName(InputDtype(node, i)),
+                       InputShape(node, i).ToString()));
+    }
+  }
+  const int64_t spatial = Product(std::span(x.dims()).subspan(2));
+  const float epsilon = node.attrs().GetFloat("epsilon");
+  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<InstanceNormKernel<typename decltype(tag)::type>>(x.dim(0), x.dim(1), spatial, epsilon);
+  });
+}
+
+// y = x / (bias + alpha * sum over the channel window of x^2)^beta, the window
+// being [c - radius, c + radius] clipped to the channels (alpha is not divided
+// by the window size: the translator from ONNX does that).
+template <typename T>
+class LrnKernel final : public Kernel {
+ public:
+  LrnKernel(int64_t batch, int64_t channels, int64_t spatial, int64_t radius, double bias, double alpha, double beta)
+      : batch_(batch), channels_(channels), spatial_(spatial), radius_(radius), bias_(bias), alpha_(alpha),
+        beta_(beta) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const T* x = ctx.inputs[0].as<const T>();
+    T* y = ctx.outputs[0].as<T>();
+    const int64_t planes = batch_ * channels_;
+#pragma omp parallel for if (planes * spatial_ * (2 * radius_ + 1) > kParallelGrain)
+    for (int64_t p = 0; p < planes; ++p) {
+      const int64_t n = p / channels_, c = p % channels_;
+      const T* image = x + n * channels_ * spatial_;
+      const int64_t first = std::max<int64_t>(c - radius_, 0);
+      const int64_t last = std::min(c + radius_, channels_ - 1);
+      for (int64_t i = 0; i < spatial_; ++i) {
+        double squares = 0;
+        for (int64_t k = first; k <= last; ++k) {
+          const double v = image[k * spatial_ + i];
+          squares += v * v;
+        }
+        y[p * spatial_ + i] = static_cast<T>(image[c * spatial_ + i] / std::pow(bias_ + alpha_ * squares, beta_));
+      }
+    }
+  }
+
+ private:
+  int64_t batch_, channels_, spatial_, radius_;
+  double bias_, alpha_, beta_;
+};
+
+std::unique_ptr<Kernel> MakeLrn(const Node& node) {
+  const Shape& x = InputShape(node, 0);
+  if (x.rank() < 2) Fail(node, ErrorCode::kInvalidArgument, fmt::format("x must have rank >= 2, got {}", x.ToString()));
+  if (node.attrs().GetString("norm_region") != "ACROSS_CHANNELS") {
+    Fail(node, ErrorCode::kUnsupported,
+         fmt::format("attribute 'norm_region' is '{}'; valid: ACROSS_CHANNELS", node.attrs().GetString("norm_region")));
+  }
+  const int64_t radius = node.attrs().GetInt("depth_radius");
+  if (radius < 0) Fail(node, ErrorCode::kInvalidArgument, "attribute 'depth_radius' must be >= 0");
+  const int64_t spatial = Product(std::span(x.dims()).subspan(2));
+  const double bias = node.attrs().GetFloat("bias"), alpha = node.attrs().GetFloat("alpha");
+  const double beta = node.attrs().GetFloat("beta");
+  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<LrnKernel<typename decltype(tag)::type>>(x.dim(0), x.dim(1), spatial, radius, bias, alpha,
+                                                                    beta);
+  });
+}
+
 }  // namespace
 
 void RegisterNormalizationKernels(KernelRegistry& registry) {
   RegisterKernel(registry, "BatchNorm", DataTypesOf(FloatTypes{}), MakeBatchNorm);
   RegisterKernel(registry, "LayerNorm", DataTypesOf(FloatTypes{}), MakeLayerNorm);
+  RegisterKernel(registry, "InstanceNorm", DataTypesOf(FloatTypes{}), MakeInstanceNorm);
+  RegisterKernel(registry, "LRN", DataTypesOf(FloatTypes{}), MakeLrn);
 }
 
 }  // namespace ge::device::cpu

@@ -1,131 +1,180 @@
-// MaxPoolV3 and AvgPoolV2 on NCHW, with pads, dilations (max), ceil_mode,
-// global pooling and exclusive/inclusive averaging.
+// MaxPoolV3 / AvgPoolV2 on NCHW and MaxPool3D / AvgPool3D on NCDHW, with pads,
+// dilations (max), ceil_mode, global pooling and exclusive/inclusive
+// averaging, MaxPoolWithArgmax; and MaxUnpool. A 2-D window is run as a 3-D
+// one of depth 1.
 #include <algorithm>
-#include <limits>
+#include <array>
 
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "device/cpu/kernels/window_attrs.h"
 
 namespace ge::device::cpu {
 
 namespace {
 
+// Per spatial axis, in D, H, W order.
+using Dims3 = std::array<int64_t, 3>;
+
 struct PoolGeometry {
   int64_t planes = 0;  // N * C
-  int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
-  HW kernel, stride, dilation;
-  Pads2D pads;
+  Dims3 in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1};
+  Dims3 pad_begin{0, 0, 0}, pad_end{0, 0, 0};
+
+  int64_t in_plane() const { return in[0] * in[1] * in[2]; }
+  int64_t out_plane() const { return out[0] * out[1] * out[2]; }
 };
 
 PoolGeometry ReadGeometry(const Node& node, bool has_dilations) {
-  RequireNchw(node);
+  const size_t spatial = SpatialRankOf(node, 0);
   const Shape& x = InputShape(node, 0);
   const Shape& y = OutputShape(node, 0);
-  if (x.rank() != 4 || y.rank() != 4) {
-    Fail(node, ErrorCode::kInvalidArgument,
-         fmt::format("x and y must be 4-D NCHW, got {} and {}", x.ToString(), y.ToString()));
+  if (y.rank() != x.rank()) {
+    Fail(node, ErrorCode::kInvalidArgument, fmt::format("x {} and y {} must have the same rank", x.ToString(),
+                                                        y.ToString()));
   }
   PoolGeometry g;
   g.planes = x.dim(0) * x.dim(1);
-  g.in_h = x.dim(2);
-  g.in_w = x.dim(3);
-  g.out_h = y.dim(2);
-  g.out_w = y.dim(3);
-  if (node.attrs().GetBool("global_pooling")) {
-    // The window is the whole plane, without padding.
-    g.kernel = {g.in_h, g.in_w};
-    g.stride = {1, 1};
-    g.dilation = {1, 1};
-  } else {
-    g.kernel = SpatialAttr(node, "ksize");
-    g.stride = SpatialAttr(node, "strides");
-    g.dilation = has_dilations ? SpatialAttr(node, "dilations") : HW{1, 1};
-    g.pads = PadsAttr(node);
+  const size_t first = 3 - spatial;  // 2-D windows leave the depth axis at 1
+  for (size_t a = 0; a < spatial; ++a) {
+    g.in[first + a] = x.dim(2 + a);
+    g.out[first + a] = y.dim(2 + a);
   }
-  // The planned output must lie within the (padded) input: the first row of
+  const auto& attrs = node.attrs();
+  if (attrs.Has("global_pooling") && attrs.GetBool("global_pooling")) {
+    // The window is the whole plane, without padding.
+    g.kernel = g.in;
+  } else {
+    const std::vector<int64_t> kernel = SpatialAttrN(node, "ksize", spatial);
+    const std::vector<int64_t> stride = SpatialAttrN(node, "strides", spatial);
+    const std::vector<int64_t> dilation =
+        has_dilations ? SpatialAttrN(node, "dilations", spatial) : std::vector<int64_t>(spatial, 1);
+    const std::vector<int64_t> pads = PadsAttrN(node, spatial);
+    for (size_t a = 0; a < spatial; ++a) {
+      g.kernel[first + a] = kernel[a];
+      g.stride[first + a] = stride[a];
+      g.dilation[first + a] = dilation[a];
+      g.pad_begin[first + a] = pads[2 * a];
+      g.pad_end[first + a] = pads[2 * a + 1];
+    }
+  }
+  // The planned output must lie within the (padded) input: the first cell of
   // every window starts inside it, so no window reads out of bounds.
-  if ((g.out_h - 1) * g.stride.h - g.pads.top >= g.in_h + g.pads.bottom ||
-      (g.out_w - 1) * g.stride.w - g.pads.left >= g.in_w + g.pads.right) {
-    Fail(node, ErrorCode::kInvalidModel,
-         fmt::format("output {} does not fit input {} with these ksize/strides/pads", y.ToString(), x.ToString()));
+  for (size_t a = 0; a < 3; ++a) {
+    if ((g.out[a] - 1) * g.stride[a] - g.pad_begin[a] >= g.in[a] + g.pad_end[a]) {
+      Fail(node, ErrorCode::kInvalidModel,
+           fmt::format("output {} does not fit input {} with these ksize/strides/pads", y.ToString(), x.ToString()));
+    }
   }
   return g;
 }
 
-// Fills every output cell with cell(input plane, h0, w0), where h0/w0 is the
-// window's top-left corner in input coordinates (negative inside the padding).
-template <typename Cell>
-void ForEachOutput(const PoolGeometry& g, const float* x, float* y, Cell&& cell) {
-#pragma omp parallel for if (g.planes * g.out_h * g.out_w > kParallelGrain / 16)
+// Calls visit(plane, output offset, corner) for every output cell, where
+// corner is the window's first cell in input coordinates (negative inside the
+// padding) and plane the N * C index.
+template <typename Visit>
+void ForEachWindow(const PoolGeometry& g, Visit&& visit) {
+#pragma omp parallel for if (g.planes * g.out_plane() > kParallelGrain / 16)
   for (int64_t p = 0; p < g.planes; ++p) {
-    const float* plane = x + p * g.in_h * g.in_w;
-    float* out = y + p * g.out_h * g.out_w;
-    for (int64_t oh = 0; oh < g.out_h; ++oh) {
-      for (int64_t ow = 0; ow < g.out_w; ++ow) {
-        out[oh * g.out_w + ow] = cell(plane, oh * g.stride.h - g.pads.top, ow * g.stride.w - g.pads.left);
+    int64_t out = p * g.out_plane();
+    for (int64_t od = 0; od < g.out[0]; ++od) {
+      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+        for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+          const Dims3 corner = {od * g.stride[0] - g.pad_begin[0], oh * g.stride[1] - g.pad_begin[1],
+                                ow * g.stride[2] - g.pad_begin[2]};
+          visit(p, out++, corner);
+        }
       }
     }
   }
 }
 
-// Padding never wins: only real input elements take part.
+// Padding never wins: only real input elements take part. The optional
+// argmax output is the flat index of the maximum in x (first one on ties):
+// row-major, or with storage_order 1 column-major within each plane (ONNX's
+// MaxPool Indices).
+template <typename T>
 class MaxPoolKernel final : public Kernel {
  public:
-  explicit MaxPoolKernel(PoolGeometry g) : g_(g) {}
+  MaxPoolKernel(PoolGeometry g, bool column_major) : g_(g), column_major_(column_major) {}
   void Run(const KernelContext& ctx) const override {
     const PoolGeometry& g = g_;
-    ForEachOutput(g, ctx.inputs[0].as<const float>(), ctx.outputs[0].as<float>(),
-                  [&g](const float* plane, int64_t h0, int64_t w0) {
-                    float best = -std::numeric_limits<float>::infinity();
-                    for (int64_t i = 0; i < g.kernel.h; ++i) {
-                      const int64_t h = h0 + i * g.dilation.h;
-                      if (h < 0 || h >= g.in_h) continue;
-                      const float* row = plane + h * g.in_w;
-                      for (int64_t j = 0; j < g.kernel.w; ++j) {
-                        const int64_t w = w0 + j * g.dilation.w;
-                        if (w >= 0 && w < g.in_w) best = std::max(best, row[w]);
-                      }
-                    }
-                    return best;
-                  });
+    const T* x = ctx.inputs[0].as<const T>();
+    T* y = ctx.outputs[0].as<T>();
+    int64_t* argmax = ctx.outputs.size() > 1 ? ctx.outputs[1].as<int64_t>() : nullptr;
+    const bool column_major = column_major_;
+    ForEachWindow(g, [&](int64_t p, int64_t out, const Dims3& c) {
+      const T* plane = x + p * g.in_plane();
+      // The first real element seeds the maximum (no dtype-specific lowest value needed).
+      bool seeded = false;
+      T best{};
+      Dims3 at{0, 0, 0};
+      for (int64_t i = 0; i < g.kernel[0]; ++i) {
+        const int64_t d = c[0] + i * g.dilation[0];
+        if (d < 0 || d >= g.in[0]) continue;
+        for (int64_t j = 0; j < g.kernel[1]; ++j) {
+          const int64_t h = c[1] + j * g.dilation[1];
+          if (h < 0 || h >= g.in[1]) continue;
+          const T* row = plane + (d * g.in[1] + h) * g.in[2];
+          for (int64_t k = 0; k < g.kernel[2]; ++k) {
+            const int64_t w = c[2] + k * g.dilation[2];
+            if (w >= 0 && w < g.in[2] && (!seeded || row[w] > best)) {
+              best = row[w];
+              at = {d, h, w};
+              seeded = true;
+            }
+          }
+        }
+      }
+      y[out] = best;
+      if (argmax != nullptr) {
+        const int64_t within = column_major ? at[0] + (at[1] + at[2] * g.in[1]) * g.in[0]
+                                            : (at[0] * g.in[1] + at[1]) * g.in[2] + at[2];
+        argmax[out] = p * g.in_plane() + within;
+      }
+    });
   }
 
  private:
   PoolGeometry g_;
+  bool column_major_;
 };
 
 // exclusive: divide by the number of real input elements in the window.
 // inclusive: divide by the window clipped to the padded input (the
 // PyTorch/ONNX rule: the extra cells a ceil_mode window reaches past the
 // padding are not counted).
+template <typename T>
 class AvgPoolKernel final : public Kernel {
  public:
   AvgPoolKernel(PoolGeometry g, bool exclusive) : g_(g), exclusive_(exclusive) {}
   void Run(const KernelContext& ctx) const override {
     const PoolGeometry& g = g_;
     const bool exclusive = exclusive_;
-    ForEachOutput(g, ctx.inputs[0].as<const float>(), ctx.outputs[0].as<float>(),
-                  [&g, exclusive](const float* plane, int64_t h0, int64_t w0) {
-                    const int64_t h_begin = std::max<int64_t>(h0, 0);
-                    const int64_t h_end = std::min(h0 + g.kernel.h, g.in_h);
-                    const int64_t w_begin = std::max<int64_t>(w0, 0);
-                    const int64_t w_end = std::min(w0 + g.kernel.w, g.in_w);
-                    float sum = 0;
-                    for (int64_t h = h_begin; h < h_end; ++h) {
-                      const float* row = plane + h * g.in_w;
-                      for (int64_t w = w_begin; w < w_end; ++w) sum += row[w];
-                    }
-                    int64_t count;
-                    if (exclusive) {
-                      count = std::max<int64_t>(h_end - h_begin, 0) * std::max<int64_t>(w_end - w_begin, 0);
-                    } else {
-                      count = (std::min(h0 + g.kernel.h, g.in_h + g.pads.bottom) - h0) *
-                              (std::min(w0 + g.kernel.w, g.in_w + g.pads.right) - w0);
-                    }
-                    return count > 0 ? sum / static_cast<float>(count) : 0.0f;
-                  });
+    const T* x = ctx.inputs[0].as<const T>();
+    T* y = ctx.outputs[0].as<T>();
+    ForEachWindow(g, [&g, exclusive, x, y](int64_t p, int64_t out, const Dims3& c) {
+      const T* plane = x + p * g.in_plane();
+      Dims3 begin, end;
+      int64_t real = 1, padded = 1;
+      for (size_t a = 0; a < 3; ++a) {
+        begin[a] = std::max<int64_t>(c[a], 0);
+        end[a] = std::min(c[a] + g.kernel[a], g.in[a]);
+        real *= std::max<int64_t>(end[a] - begin[a], 0);
+        padded *= std::min(c[a] + g.kernel[a], g.in[a] + g.pad_end[a]) - c[a];
+      }
+      double sum = 0;
+      for (int64_t d = begin[0]; d < end[0]; ++d) {
+        for (int64_t h = begin[1]; h < end[1]; ++h) {
+          const T* row = plane + (d * g.in[1] + h) * g.in[2];
+          for (int64_t w = begin[2]; w < end[2]; ++w) sum += row[w];
+        }
+      }
+      const int64_t count = exclusive ? real : padded;
+      y[out] = static_cast<T>(count > 0 ? sum / static_cast<double>(count) : 0.0);
+    });
   }
 
  private:
@@ -133,22 +182,105 @@ class AvgPoolKernel final : public Kernel {
   bool exclusive_;
 };
 
+using MaxPoolTypes = TypeList<float, double, _Float16, int8_t, uint8_t>;
+
+// MaxPoolWithArgmax has the argmax output and its storage_order.
 std::unique_ptr<Kernel> MakeMaxPool(const Node& node) {
-  RequireInputDtype(node, 0, {DataType::kFloat});
-  return std::make_unique<MaxPoolKernel>(ReadGeometry(node, /*has_dilations=*/true));
+  const PoolGeometry g = ReadGeometry(node, /*has_dilations=*/true);
+  const bool column_major = node.attrs().Has("storage_order") && node.attrs().GetInt("storage_order") == 1;
+  if (node.num_outputs() > 1 && node.output(1) != nullptr && node.output(1)->dtype() != DataType::kInt64) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("output argmax must be int64, got {}", DataTypeName(node.output(1)->dtype())));
+  }
+  return DispatchDtype(node, InputDtype(node, 0), MaxPoolTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<MaxPoolKernel<typename decltype(tag)::type>>(g, column_major);
+  });
 }
 
+// AvgPoolV2 says `exclusive`, AvgPool3D (like CANN's) `count_include_pad`.
 std::unique_ptr<Kernel> MakeAvgPool(const Node& node) {
-  RequireInputDtype(node, 0, {DataType::kFloat});
-  return std::make_unique<AvgPoolKernel>(ReadGeometry(node, /*has_dilations=*/false),
-                                         node.attrs().GetBool("exclusive"));
+  const PoolGeometry g = ReadGeometry(node, /*has_dilations=*/false);
+  const bool exclusive = node.attrs().Has("exclusive") ? node.attrs().GetBool("exclusive")
+                                                       : !node.attrs().GetBool("count_include_pad");
+  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<AvgPoolKernel<typename decltype(tag)::type>>(g, exclusive);
+  });
+}
+
+// y = zeros, then y[indices[i]] = x[i]. The indices are flat in the
+// unpooled shape the window implies; an output_shape that differs from it
+// keeps each element's coordinates (ONNX: the extra cells stay zero).
+template <typename T>
+class MaxUnpoolKernel final : public Kernel {
+ public:
+  MaxUnpoolKernel(std::string label, std::vector<int64_t> unpooled, std::vector<int64_t> out)
+      : label_(std::move(label)), unpooled_(std::move(unpooled)), out_(std::move(out)) {}
+  void Run(const KernelContext& ctx) const override {
+    const T* x = ctx.inputs[0].as<const T>();
+    const int64_t* indices = ctx.inputs[1].as<const int64_t>();
+    T* y = ctx.outputs[0].as<T>();
+    const int64_t size = Product(out_);
+    const int64_t unpooled_size = Product(unpooled_);
+    const std::vector<int64_t> out_strides = RowMajorStrides(out_);
+    std::fill(y, y + size, T{});
+    for (int64_t i = 0; i < ctx.inputs[0].num_elements(); ++i) {
+      int64_t rest = indices[i], offset = 0;
+      bool inside = rest >= 0 && rest < unpooled_size;
+      for (size_t d = unpooled_.size(); inside && d-- > 0;) {
+        const int64_t coordinate = rest % unpooled_[d];
+        rest /= unpooled_[d];
+        inside = coordinate < out_[d];
+        offset += coordinate * out_strides[d];
+      }
+      if (!inside) {
+        throw Error(ErrorCode::kInvalidArgument,
+                    fmt::format("{}: index {} at position {} is outside the unpooled shape [{}] or the output [{}]",
+                                label_, indices[i], i, fmt::join(unpooled_, ","), fmt::join(out_, ",")));
+      }
+      y[offset] = x[i];
+    }
+  }
+
+ private:
+  std::string label_;
+  std::vector<int64_t> unpooled_, out_;
+};
+
+std::unique_ptr<Kernel> MakeMaxUnpool(const Node& node) {
+  RequireInputDtype(node, 1, {DataType::kInt64});
+  if (InputShape(node, 1).NumElements() != InputShape(node, 0).NumElements()) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("indices {} must have the shape of x {}", InputShape(node, 1).ToString(),
+                     InputShape(node, 0).ToString()));
+  }
+  const Shape& x = InputShape(node, 0);
+  const Shape& y = OutputShape(node, 0);
+  if (x.rank() < 3 || y.rank() != x.rank()) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("x {} must be N, C, spatial... and y {} of the same rank", x.ToString(), y.ToString()));
+  }
+  const size_t spatial = x.rank() - 2;
+  const std::vector<int64_t> kernel = SpatialAttrN(node, "ksize", spatial);
+  const std::vector<int64_t> stride = SpatialAttrN(node, "strides", spatial);
+  const std::vector<int64_t> pads = PadsAttrN(node, spatial);
+  std::vector<int64_t> unpooled = x.dims();
+  for (size_t a = 0; a < spatial; ++a) {
+    unpooled[a + 2] = (x.dim(a + 2) - 1) * stride[a] + kernel[a] - pads[2 * a] - pads[2 * a + 1];
+  }
+  return DispatchElementSize(node, InputDtype(node, 0), [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<MaxUnpoolKernel<typename decltype(tag)::type>>(node.Describe(), unpooled, y.dims());
+  });
 }
 
 }  // namespace
 
 void RegisterPoolingKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "MaxPoolV3", {DataType::kFloat}, MakeMaxPool);
-  RegisterKernel(registry, "AvgPoolV2", {DataType::kFloat}, MakeAvgPool);
+  RegisterKernel(registry, "MaxPoolV3", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
+  RegisterKernel(registry, "MaxPool3D", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
+  RegisterKernel(registry, "MaxPoolWithArgmax", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
+  RegisterKernel(registry, "AvgPoolV2", DataTypesOf(FloatTypes{}), MakeAvgPool);
+  RegisterKernel(registry, "AvgPool3D", DataTypesOf(FloatTypes{}), MakeAvgPool);
+  RegisterKernel(registry, "MaxUnpool", DataTypesOf(AllTypes{}), MakeMaxUnpool);
 }
 
 }  // namespace ge::device::cpu

@@ -1,6 +1,9 @@
-// ReduceSumD, ReduceMeanD, ReduceMaxD, ReduceMinD, ReduceProdD over any set of
-// axes. keep_dims only changes the output shape, not the data.
+// ReduceSumD, ReduceMeanD, ReduceMaxD, ReduceMinD, ReduceProdD and the norm-like
+// ReduceL1D, ReduceL2D, ReduceSumSquareD, ReduceLogSumD, ReduceLogSumExpD over
+// any set of axes; ReduceSum with the axes as an input read at run time.
+// keep_dims only changes the output shape, not the data.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -59,6 +62,50 @@ struct MinReducer {
   static T Finish(Acc acc, int64_t) { return acc; }
 };
 
+template <typename T>
+struct L1Reducer {
+  using Acc = WideAcc<T>;
+  static Acc Init() { return Acc(0); }
+  static Acc Step(Acc acc, T x) { return acc + (x < T(0) ? Acc(0) - Acc(x) : Acc(x)); }
+  static T Finish(Acc acc, int64_t) { return static_cast<T>(acc); }
+};
+template <typename T>
+struct SumSquareReducer {
+  using Acc = WideAcc<T>;
+  static Acc Init() { return Acc(0); }
+  static Acc Step(Acc acc, T x) { return acc + Acc(x) * Acc(x); }
+  static T Finish(Acc acc, int64_t) { return static_cast<T>(acc); }
+};
+// The square root, logarithm and exponential are taken in double for every
+// dtype; integer results are truncated like ONNX Runtime's casts.
+template <typename T>
+struct L2Reducer {
+  using Acc = double;
+  static Acc Init() { return 0.0; }
+  static Acc Step(Acc acc, T x) { return acc + static_cast<double>(x) * static_cast<double>(x); }
+  static T Finish(Acc acc, int64_t) { return static_cast<T>(std::sqrt(acc)); }
+};
+template <typename T>
+struct LogSumReducer {
+  using Acc = double;
+  static Acc Init() { return 0.0; }
+  static Acc Step(Acc acc, T x) { return acc + static_cast<double>(x); }
+  static T Finish(Acc acc, int64_t) { return static_cast<T>(std::log(acc)); }
+};
+// A running log-sum-exp (acc = log of the sum so far) never overflows exp().
+template <typename T>
+struct LogSumExpReducer {
+  using Acc = double;
+  static Acc Init() { return -std::numeric_limits<double>::infinity(); }
+  static Acc Step(Acc acc, T x) {
+    const double v = static_cast<double>(x);
+    const double hi = std::max(acc, v);
+    if (hi == -std::numeric_limits<double>::infinity()) return hi;
+    return hi + std::log1p(std::exp(std::min(acc, v) - hi));
+  }
+  static T Finish(Acc acc, int64_t) { return static_cast<T>(acc); }
+};
+
 // A group of merged input dims with their element strides; an index into the
 // group maps to an element offset.
 struct DimGroup {
@@ -113,54 +160,102 @@ ReducePlan PlanReduce(const std::vector<int64_t>& in_dims, const std::vector<boo
   return plan;
 }
 
+// Reduces x into y as the plan says.
 template <typename T, template <typename> class Reducer>
-class ReduceKernel final : public Kernel {
+void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
   using R = Reducer<T>;
   using Acc = typename R::Acc;
+  const int64_t outputs = plan.outer.size();
+  const int64_t reduced = plan.reduced.size();
+  const int64_t inner = plan.inner;
+  const int64_t work = outputs * reduced * inner;
+  if (plan.inner_reduced) {
+#pragma omp parallel for if (work > kParallelGrain)
+    for (int64_t o = 0; o < outputs; ++o) {
+      const int64_t base = plan.outer.Offset(o);
+      Acc acc = R::Init();
+      for (int64_t r = 0; r < reduced; ++r) {
+        const T* run = x + base + plan.reduced.Offset(r);
+        for (int64_t j = 0; j < inner; ++j) acc = R::Step(acc, run[j]);
+      }
+      y[o] = R::Finish(acc, plan.count);
+    }
+  } else {
+#pragma omp parallel for if (work > kParallelGrain)
+    for (int64_t o = 0; o < outputs; ++o) {
+      const int64_t base = plan.outer.Offset(o);
+      std::vector<Acc> acc(static_cast<size_t>(inner), R::Init());
+      for (int64_t r = 0; r < reduced; ++r) {
+        const T* run = x + base + plan.reduced.Offset(r);
+        for (int64_t j = 0; j < inner; ++j) acc[j] = R::Step(acc[j], run[j]);
+      }
+      T* out = y + o * inner;
+      for (int64_t j = 0; j < inner; ++j) out[j] = R::Finish(acc[j], plan.count);
+    }
+  }
+}
 
+template <typename T, template <typename> class Reducer>
+class ReduceKernel final : public Kernel {
  public:
   explicit ReduceKernel(ReducePlan plan) : plan_(std::move(plan)) {}
 
   void Run(const KernelContext& ctx) const override {
-    const T* x = ctx.inputs[0].as<const T>();
-    T* y = ctx.outputs[0].as<T>();
-    const int64_t outputs = plan_.outer.size();
-    const int64_t reduced = plan_.reduced.size();
-    const int64_t inner = plan_.inner;
-    const int64_t work = outputs * reduced * inner;
-    if (plan_.inner_reduced) {
-#pragma omp parallel for if (work > kParallelGrain)
-      for (int64_t o = 0; o < outputs; ++o) {
-        const int64_t base = plan_.outer.Offset(o);
-        Acc acc = R::Init();
-        for (int64_t r = 0; r < reduced; ++r) {
-          const T* run = x + base + plan_.reduced.Offset(r);
-          for (int64_t j = 0; j < inner; ++j) acc = R::Step(acc, run[j]);
-        }
-        y[o] = R::Finish(acc, plan_.count);
-      }
-    } else {
-#pragma omp parallel for if (work > kParallelGrain)
-      for (int64_t o = 0; o < outputs; ++o) {
-        const int64_t base = plan_.outer.Offset(o);
-        std::vector<Acc> acc(static_cast<size_t>(inner), R::Init());
-        for (int64_t r = 0; r < reduced; ++r) {
-          const T* run = x + base + plan_.reduced.Offset(r);
-          for (int64_t j = 0; j < inner; ++j) acc[j] = R::Step(acc[j], run[j]);
-        }
-        T* out = y + o * inner;
-        for (int64_t j = 0; j < inner; ++j) out[j] = R::Finish(acc[j], plan_.count);
-      }
-    }
+    ReduceByPlan<T, Reducer>(plan_, ctx.inputs[0].as<const T>(), ctx.outputs[0].as<T>());
   }
 
  private:
   ReducePlan plan_;
 };
 
+// ReduceSum: the axes are an input, read at run time. Empty axes reduce
+// everything, or with noop_with_empty_axes copy x.
+template <typename T>
+class ReduceSumAxesInputKernel final : public Kernel {
+ public:
+  ReduceSumAxesInputKernel(std::string label, std::vector<int64_t> in_dims, int64_t out_elements, bool noop)
+      : label_(std::move(label)), in_dims_(std::move(in_dims)), out_elements_(out_elements), noop_(noop) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const T* x = ctx.inputs[0].as<const T>();
+    T* y = ctx.outputs[0].as<T>();
+    const std::vector<int64_t> axes = ctx.inputs.size() > 1 && ctx.inputs[1].data != nullptr
+                                          ? ReadIndexTensor(label_, ctx.inputs[1], "axes")
+                                          : std::vector<int64_t>{};
+    const int64_t rank = static_cast<int64_t>(in_dims_.size());
+    std::vector<bool> reduced(in_dims_.size(), axes.empty() && !noop_);
+    for (int64_t axis : axes) {
+      const int64_t a = axis < 0 ? axis + rank : axis;
+      if (a < 0 || a >= rank || reduced[a]) {
+        throw Error(ErrorCode::kInvalidArgument,
+                    fmt::format("{}: axes [{}] has an out-of-range or repeated axis for rank {}", label_,
+                                fmt::join(axes, ", "), rank));
+      }
+      reduced[a] = true;
+    }
+    int64_t kept = 1;
+    for (size_t d = 0; d < in_dims_.size(); ++d) kept *= reduced[d] ? 1 : in_dims_[d];
+    if (kept != out_elements_) {
+      throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: the output has {} elements but reducing over axes "
+                                                           "[{}] gives {}",
+                                                           label_, out_elements_, fmt::join(axes, ", "), kept));
+    }
+    ReduceByPlan<T, SumReducer>(PlanReduce(in_dims_, reduced), x, y);
+  }
+
+ private:
+  std::string label_;
+  std::vector<int64_t> in_dims_;
+  int64_t out_elements_;
+  bool noop_;
+};
+
+// ONNX's reductions take the unsigned 32/64-bit types besides the arithmetic ones.
+using ReduceTypes = TypeList<float, double, int32_t, int64_t, uint32_t, uint64_t>;
+
 template <template <typename> class Reducer>
 void RegisterReduce(KernelRegistry& registry, const std::string& op_type) {
-  RegisterKernel(registry, op_type, DataTypesOf(ArithmeticTypes{}), [](const Node& node) {
+  RegisterKernel(registry, op_type, DataTypesOf(ReduceTypes{}), [](const Node& node) {
     const Shape& in = InputShape(node, 0);
     std::vector<int64_t> axes = NormalizeAxesOf(node, node.attrs().GetInts("axes"), in.rank(), "axes");
     std::vector<bool> reduced(in.rank(), axes.empty());  // no axes: reduce all
@@ -173,20 +268,36 @@ void RegisterReduce(KernelRegistry& registry, const std::string& op_type) {
                        in.ToString(), fmt::join(axes, ", ")));
     }
     ReducePlan plan = PlanReduce(in.dims(), reduced);
-    return DispatchDtype(node, InputDtype(node, 0), ArithmeticTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return DispatchDtype(node, InputDtype(node, 0), ReduceTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
       return std::make_unique<ReduceKernel<typename decltype(tag)::type, Reducer>>(plan);
     });
+  });
+}
+
+std::unique_ptr<Kernel> MakeReduceSumAxesInput(const Node& node) {
+  const Shape& in = InputShape(node, 0);
+  const bool noop = node.attrs().GetBool("noop_with_empty_axes");
+  const int64_t out_elements = OutputShape(node, 0).NumElements();
+  return DispatchDtype(node, InputDtype(node, 0), ReduceTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<ReduceSumAxesInputKernel<typename decltype(tag)::type>>(node.Describe(), in.dims(),
+                                                                                   out_elements, noop);
   });
 }
 
 }  // namespace
 
 void RegisterReduceKernels(KernelRegistry& registry) {
+  RegisterKernel(registry, "ReduceSum", DataTypesOf(ReduceTypes{}), MakeReduceSumAxesInput);
   RegisterReduce<SumReducer>(registry, "ReduceSumD");
   RegisterReduce<MeanReducer>(registry, "ReduceMeanD");
   RegisterReduce<ProdReducer>(registry, "ReduceProdD");
   RegisterReduce<MaxReducer>(registry, "ReduceMaxD");
   RegisterReduce<MinReducer>(registry, "ReduceMinD");
+  RegisterReduce<L1Reducer>(registry, "ReduceL1D");
+  RegisterReduce<L2Reducer>(registry, "ReduceL2D");
+  RegisterReduce<SumSquareReducer>(registry, "ReduceSumSquareD");
+  RegisterReduce<LogSumReducer>(registry, "ReduceLogSumD");
+  RegisterReduce<LogSumExpReducer>(registry, "ReduceLogSumExpD");
 }
 
 }  // namespace ge::device::cpu

@@ -7,6 +7,7 @@
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "device/cpu/kernels/transpose.h"
 
 namespace ge::device::cpu {
 
@@ -139,13 +140,18 @@ std::unique_ptr<Kernel> MakeTranspose(const Node& node) {
     Fail(node, ErrorCode::kInvalidArgument,
          fmt::format("attribute 'perm' has {} entries for an input of rank {}", perm.size(), in.rank()));
   }
-  TransposePlan plan = PlanTranspose(in.dims(), perm);
+  return MakeTransposeKernel(node, in.dims(), perm);
+}
+
+}  // namespace
+
+std::unique_ptr<Kernel> MakeTransposeKernel(const Node& node, const std::vector<int64_t>& in_dims,
+                                            const std::vector<int64_t>& perm) {
+  TransposePlan plan = PlanTranspose(in_dims, perm);
   return DispatchElementSize(node, InputDtype(node, 0), [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<TransposeKernel<typename decltype(tag)::type>>(std::move(plan));
   });
 }
-
-}  // namespace
 
 void RegisterTransposeKernels(KernelRegistry& registry) {
   RegisterKernel(registry, "TransposeD", DataTypesOf(AllTypes{}), MakeTranspose);

@@ -1,0 +1,139 @@
+// TopKV2 and ArgMaxV2/ArgMinV2: order the elements along one axis. x is
+// viewed as [outer, n, inner]; each (outer, inner) pair is one independent
+// line of n elements with stride inner.
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/index_utils.h"
+#include "device/cpu/kernels/kernel_utils.h"
+
+namespace ge::device::cpu {
+
+namespace {
+
+struct AxisLayout {
+  int64_t outer = 1;
+  int64_t n = 1;
+  int64_t inner = 1;
+};
+
+AxisLayout LayoutAround(const Shape& shape, int64_t axis) {
+  return {Product(std::span(shape.dims()).first(axis)), shape.dim(axis),
+          Product(std::span(shape.dims()).subspan(axis + 1))};
+}
+
+// ONNX TopK: the k largest (smallest) elements, equal values ordered by
+// index (the lower first), with their int64 indices.
+template <typename T>
+class TopKKernel final : public Kernel {
+ public:
+  TopKKernel(AxisLayout layout, int64_t k, bool largest) : layout_(layout), k_(k), largest_(largest) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const T* x = ctx.inputs[0].as<const T>();
+    T* values = ctx.outputs[0].as<T>();
+    auto* indices = ctx.outputs[1].as<int64_t>();
+    const int64_t lines = layout_.outer * layout_.inner;
+#pragma omp parallel for if (lines * layout_.n > kParallelGrain)
+    for (int64_t line = 0; line < lines; ++line) {
+      const int64_t o = line / layout_.inner, i = line % layout_.inner;
+      const T* in = x + o * layout_.n * layout_.inner + i;
+      std::vector<int64_t> order(static_cast<size_t>(layout_.n));
+      std::iota(order.begin(), order.end(), 0);
+      auto before = [&](int64_t a, int64_t b) {
+        const T va = in[a * layout_.inner], vb = in[b * layout_.inner];
+        if (va != vb) return largest_ ? va > vb : va < vb;
+        return a < b;
+      };
+      std::partial_sort(order.begin(), order.begin() + k_, order.end(), before);
+      for (int64_t j = 0; j < k_; ++j) {
+        const int64_t out = (o * k_ + j) * layout_.inner + i;
+        values[out] = in[order[j] * layout_.inner];
+        indices[out] = order[j];
+      }
+    }
+  }
+
+ private:
+  AxisLayout layout_;
+  int64_t k_;
+  bool largest_;
+};
+
+std::unique_ptr<Kernel> MakeTopK(const Node& node) {
+  const Shape& x = InputShape(node, 0);
+  const int64_t axis = NormalizeAxisOf(node, node.attrs().GetInt("dim"), x.rank(), "dim");
+  const int64_t k = OutputShape(node, 0).dim(axis);
+  if (k > x.dim(axis) || node.output(1)->dtype() != DataType::kInt64) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("k = {} exceeds dim {} of x {}, or indices are not int64", k, axis, x.ToString()));
+  }
+  const AxisLayout layout = LayoutAround(x, axis);
+  const bool largest = node.attrs().GetBool("largest");
+  return DispatchDtype(node, InputDtype(node, 0), OrderedTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<TopKKernel<typename decltype(tag)::type>>(layout, k, largest);
+  });
+}
+
+// The index of the max (min) along the axis: the first one among equals, or
+// the last with select_last_index.
+template <typename T, typename Index>
+class ArgReduceKernel final : public Kernel {
+ public:
+  ArgReduceKernel(const Node& node, bool max)
+      : label_(node.Describe()),
+        x_(InputShape(node, 0)),
+        max_(max),
+        last_(node.attrs().GetBool("select_last_index")) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const AxisLayout layout = LayoutAround(x_, RuntimeAxis(label_, ctx.inputs[1], x_.rank(), "dimension"));
+    if (layout.n == 0) throw Error(ErrorCode::kInvalidArgument, label_ + ": cannot reduce an empty dim");
+    const T* x = ctx.inputs[0].as<const T>();
+    auto* y = ctx.outputs[0].as<Index>();
+    const int64_t lines = layout.outer * layout.inner;
+#pragma omp parallel for if (lines * layout.n > kParallelGrain)
+    for (int64_t line = 0; line < lines; ++line) {
+      const int64_t o = line / layout.inner, i = line % layout.inner;
+      const T* in = x + o * layout.n * layout.inner + i;
+      int64_t best = 0;
+      for (int64_t j = 1; j < layout.n; ++j) {
+        const T v = in[j * layout.inner], b = in[best * layout.inner];
+        const bool better = max_ ? v > b : v < b;
+        if (better || (last_ && v == b)) best = j;
+      }
+      y[line] = static_cast<Index>(best);
+    }
+  }
+
+ private:
+  std::string label_;
+  Shape x_;
+  bool max_;
+  bool last_;
+};
+
+KernelFactory ArgReduceFactory(bool max) {
+  return [max](const Node& node) -> std::unique_ptr<Kernel> {
+    if (InputShape(node, 0).rank() == 0) Fail(node, ErrorCode::kInvalidArgument, "x must have rank >= 1");
+    return DispatchDtype(node, InputDtype(node, 0), OrderedTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+      using T = typename decltype(tag)::type;
+      if (node.output(0)->dtype() == DataType::kInt32) return std::make_unique<ArgReduceKernel<T, int32_t>>(node, max);
+      return std::make_unique<ArgReduceKernel<T, int64_t>>(node, max);
+    });
+  };
+}
+
+}  // namespace
+
+void RegisterTopKKernels(KernelRegistry& registry) {
+  const std::vector<DataType> ordered = DataTypesOf(OrderedTypes{});
+  RegisterKernel(registry, "TopKV2", ordered, MakeTopK);
+  RegisterKernel(registry, "ArgMaxV2", ordered, ArgReduceFactory(true));
+  RegisterKernel(registry, "ArgMinV2", ordered, ArgReduceFactory(false));
+}
+
+}  // namespace ge::device::cpu

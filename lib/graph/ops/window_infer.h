@@ -1,0 +1,24 @@
+// Window attributes of the convolutions and poolings for any number of
+// spatial axes (2 for NCHW ops, 3 for NCDHW ones), for their inference functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "graph/op_schema.h"
+
+namespace ge::infer {
+
+// The layout the op's spatial rank implies: "NCHW" (2) or "NCDHW" (3).
+const char* DataFormatFor(size_t spatial);
+// "depth", "height" or "width": the name of spatial axis `axis` of `spatial`.
+const char* SpatialName(size_t axis, size_t spatial);
+// Fails unless the data_format attribute is DataFormatFor(spatial).
+void RequireDataFormat(InferContext& ctx, size_t spatial);
+// The spatial entries of a window attribute in N, C, spatial... order
+// (strides, dilations, ksize): spatial + 2 positive values with N = C = 1.
+std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, size_t spatial);
+// "pads" as (begin, end) pairs per spatial axis: 2 * spatial non-negative values.
+std::vector<int64_t> SpatialPads(InferContext& ctx, size_t spatial);
+
+}  // namespace ge::infer

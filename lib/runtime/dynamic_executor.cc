@@ -1,0 +1,181 @@
+#include "runtime/dynamic_executor.h"
+
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ge/error.h"
+#include "graph/op_schema.h"
+#include "runtime/host_kernel.h"
+#include "runtime/kernel_selection.h"
+
+namespace ge::runtime {
+namespace {
+
+bool IsSource(const Node& node) { return node.op_type() == "Data" || node.op_type() == "Const"; }
+
+// The node alone, with the shapes it has now: Const inputs stay constants (a
+// kernel may pack weights from them), every other input becomes a graph input.
+std::unique_ptr<Graph> IsolateNode(const Node& node) {
+  auto graph = std::make_unique<Graph>(node.name());
+  Node* copy = graph->AddNode(node.op_type(), node.name(), {}, node.num_outputs());
+  copy->attrs() = node.attrs();
+  for (size_t i = 0; i < node.num_inputs(); ++i) {
+    const Value* input = node.input(i);
+    Value* source = nullptr;
+    if (input != nullptr) {
+      source = input->constant() != nullptr ? graph->AddConstant(input->name(), *input->constant())
+                                            : graph->AddInput(input->name(), input->dtype(), input->shape());
+    }
+    copy->SetInput(i, source);
+  }
+  for (size_t i = 0; i < node.num_outputs(); ++i) {
+    copy->output(i)->set_name(node.output(i)->name());
+    copy->output(i)->set_dtype(node.output(i)->dtype());
+    copy->output(i)->set_shape(node.output(i)->shape());
+  }
+  return graph;
+}
+
+void AppendSignature(const Value* value, KernelCache::Key& key) {
+  if (value == nullptr) {
+    key.push_back(-1);  // absent optional input
+    return;
+  }
+  key.push_back(static_cast<int64_t>(value->dtype()));
+  key.push_back(static_cast<int64_t>(value->shape().rank()));
+  key.insert(key.end(), value->shape().dims().begin(), value->shape().dims().end());
+}
+
+// After inference with every input known, anything still unknown cannot be run.
+void RequireRunnableOutputs(const Node& node) {
+  for (const Value* output : node.outputs()) {
+    if (output->shape().IsStatic() && output->dtype() != DataType::kUndefined) continue;
+    std::vector<std::string> input_shapes;
+    for (const Value* input : node.inputs()) input_shapes.push_back(input ? input->shape().ToString() : "absent");
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("{}: the shape of output '{}' could not be determined (inferred {}, dtype {}, from input "
+                            "shapes {})",
+                            node.Describe(), output->name(), output->shape().ToString(),
+                            DataTypeName(output->dtype()), fmt::join(input_shapes, ", ")));
+  }
+}
+
+}  // namespace
+
+DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::Device& device)
+    : impl_(impl), device_(device) {
+  std::unordered_map<const Node*, size_t> graph_index;
+  std::vector<Node*> graph_nodes = impl.graph->nodes();
+  for (size_t i = 0; i < graph_nodes.size(); ++i) graph_index[graph_nodes[i]] = i;
+  std::unordered_map<const Value*, int> id_of;
+  for (size_t id = 0; id < impl.values.size(); ++id) {
+    const Value* value = impl.values[id];
+    id_of[value] = static_cast<int>(id);
+    origins_.push_back({graph_index.at(value->producer()), static_cast<size_t>(value->producer_output())});
+  }
+  readers_.assign(impl.values.size(), 0);
+  is_output_.assign(impl.values.size(), false);
+  for (int id : impl.output_values) is_output_[id] = true;
+
+  for (const Node* node : impl.nodes) {
+    if (node->op_type() == "Const") constant_values_.push_back(id_of.at(node->output(0)));
+    if (IsSource(*node)) continue;
+    FindKernelDef(device, *node);  // a missing kernel fails the compile, not the first run
+    NodeStep step;
+    step.node = node;
+    step.graph_index = graph_index.at(node);
+    step.schema = OpRegistry::Global().Find(node->op_type());
+    if (step.schema == nullptr || !step.schema->infer()) {
+      throw Error(ErrorCode::kUnsupported,
+                  fmt::format("{}: no shape inference for op type '{}', which a dynamic model needs at run time",
+                              node->Describe(), node->op_type()));
+    }
+    for (const Value* input : node->inputs()) {
+      int id = input != nullptr ? id_of.at(input) : -1;
+      step.inputs.push_back(id);
+      if (id >= 0) ++readers_[id];
+    }
+    for (const Value* output : node->outputs()) step.outputs.push_back(id_of.at(output));
+    steps_.push_back(std::move(step));
+  }
+}
+
+std::shared_ptr<const ShapedKernel> DynamicExecutor::KernelFor(size_t step_index, const Node& node) const {
+  KernelCache::Key key{static_cast<int64_t>(step_index)};
+  for (const Value* input : node.inputs()) AppendSignature(input, key);
+  for (const Value* output : node.outputs()) AppendSignature(output, key);
+  if (std::shared_ptr<const ShapedKernel> cached = kernels_.Find(key)) return cached;
+
+  // Built outside the cache's lock: two runs may build the same kernel, and
+  // the second one's is dropped.
+  auto built = std::make_shared<ShapedKernel>();
+  built->graph = IsolateNode(node);
+  built->node = built->graph->FindNode(node.name());
+  built->kernel = SelectKernel(device_, *built->node, impl_.settings.impl_mode).kernel;
+  return kernels_.Insert(key, std::move(built));
+}
+
+std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs) const {
+  // The run's own copy of the graph carries the run's shapes.
+  std::unique_ptr<Graph> graph = impl_.graph->Clone();
+  std::vector<Node*> nodes = graph->nodes();
+  auto value_in_copy = [&](int id) { return nodes[origins_[id].graph_index]->output(origins_[id].output); };
+
+  std::vector<Tensor> tensors(impl_.values.size());
+  std::vector<bool> owned(impl_.values.size(), false);  // a buffer of this run's own, not a view
+  std::vector<int> readers_left = readers_;
+  for (size_t position = 0; position < inputs.size(); ++position) {
+    int id = impl_.input_values[position];
+    tensors[id] = inputs[position];
+    value_in_copy(id)->set_shape(inputs[position].shape());
+  }
+  for (size_t i = 0; i < constant_values_.size(); ++i) tensors[constant_values_[i]] = impl_.constants[i];
+  auto release = [&](int id) {
+    if (readers_left[id] == 0 && !is_output_[id]) tensors[id] = Tensor();
+  };
+
+  std::vector<Tensor> step_inputs;
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    const NodeStep& step = steps_[s];
+    Node& node = *nodes[step.graph_index];
+    InferContext infer(node, [&](size_t i) -> const Tensor* {
+      int id = i < step.inputs.size() ? step.inputs[i] : -1;
+      return id >= 0 && !tensors[id].empty() ? &tensors[id] : nullptr;
+    });
+    step.schema->infer()(infer);
+    RequireRunnableOutputs(node);
+
+    std::shared_ptr<const ShapedKernel> kernel = KernelFor(s, node);
+    step_inputs.clear();
+    for (int id : step.inputs) step_inputs.push_back(id >= 0 ? tensors[id] : Tensor());
+    std::vector<Tensor> results = RunKernelOnHost(*kernel->kernel, *kernel->node, step_inputs);
+    for (size_t i = 0; i < results.size(); ++i) {
+      int id = step.outputs[i];
+      int viewed = kernel->kernel->AliasedInput(i);
+      owned[id] = viewed < 0 || static_cast<size_t>(viewed) >= step_inputs.size() || step_inputs[viewed].empty();
+      tensors[id] = std::move(results[i]);
+      release(id);  // an output nothing reads
+    }
+    step_inputs.clear();  // drops this step's references before its inputs are released
+    for (int id : step.inputs) {
+      if (id < 0) continue;
+      --readers_left[id];
+      release(id);
+    }
+  }
+
+  // Every output is a buffer of its own: graph inputs, constants, views and
+  // repeated values are copied.
+  std::vector<Tensor> outputs;
+  std::vector<bool> handed_out(impl_.values.size(), false);
+  for (int id : impl_.output_values) {
+    bool movable = owned[id] && !handed_out[id];
+    handed_out[id] = true;
+    outputs.push_back(movable ? tensors[id] : tensors[id].Clone());
+  }
+  return outputs;
+}
+
+}  // namespace ge::runtime
