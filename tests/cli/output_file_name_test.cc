@@ -6,7 +6,7 @@
 namespace ge::cli {
 namespace {
 
-TEST_CASE("output file names keep [A-Za-z0-9._-] and replace everything else") {
+TEST_CASE("output file names keep the characters A-Za-z0-9._- and replace everything else") {
   CHECK(OutputFileName("probabilities") == "probabilities.npy");
   CHECK(OutputFileName("Out-1.v2_x") == "Out-1.v2_x.npy");
   CHECK(OutputFileName("logits:0") == "logits_0.npy");

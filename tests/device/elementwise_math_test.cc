@@ -99,7 +99,7 @@ TEST_CASE("activations read their attributes", "[device][elementwise]") {
                   Attrs({{"lambd", 1.5f}, {"bias", 0.5f}}));
 }
 
-TEST_CASE("Round halves to even; predicates give bool", "[device][elementwise]") {
+TEST_CASE("Round halves to even, predicates give bool", "[device][elementwise]") {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
   Tensor x = Tensor::FromVector<float>(DataType::kFloat, {8}, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.4f, -2.6f, float(nan)});
   CheckClose(RunUnary("Round", x, DataType::kFloat), {0, 2, 2, -0.0, -2, 2, -3, nan}, 0, 0);

@@ -103,7 +103,7 @@ TEST_CASE("ScatterElements and ScatterNdUpdate apply updates in order with reduc
   }
 }
 
-TEST_CASE("TopKV2 orders by value, ties by index; ArgMax/ArgMin pick first or last", "[device][topk]") {
+TEST_CASE("TopKV2 orders by value, ties by index, ArgMax/ArgMin pick first or last", "[device][topk]") {
   const Tensor x = Tensor::FromVector(DataType::kInt32, Shape{2, 5}, std::vector<int32_t>{3, 1, 3, 2, 1, 0, 5, 5, 5, 4});
   for (bool largest : {true, false}) {
     Graph g;

@@ -176,7 +176,8 @@ TEST_CASE("Every op of docs/op-set.md is registered") {
                        "Cumsum",
                        "NonZero",
                        "ReverseSequence",
-                       "Unique"};
+                       "Unique",
+                       "NLLLoss"};
   for (const char* op : ops) {
     INFO(op);
     CHECK(ge::OpRegistry::Global().Find(op) != nullptr);

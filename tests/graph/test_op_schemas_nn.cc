@@ -127,3 +127,20 @@ TEST_CASE("BatchNorm, LayerNorm and SoftmaxV2 shapes and checks") {
   CHECK(t.Infer("SoftmaxV2", {t.Input({2, 10})}) == Shape{2, 10});
   CHECK_THAT(t.Error("SoftmaxV2", {t.Input({2, 10})}, {{"axes", Ints{2}}}), Catch::Contains("axes"));
 }
+
+TEST_CASE("NLLLoss: target's shape for reduction none, else a scalar, mismatches fail") {
+  ge::test::OpTester t;
+  const DataType i64 = DataType::kInt64;
+  CHECK(t.Infer("NLLLoss", {t.Input({3, 5, 2, 4}), t.Input({3, 2, 4}, i64)}, {{"reduction", std::string("none")}}) ==
+        Shape{3, 2, 4});
+  CHECK(t.Infer("NLLLoss", {t.Input({3, 5, 2, -1}), t.Input({3, -1, 4}, i64)}, {{"reduction", std::string("none")}}) ==
+        Shape{3, 2, 4});
+  CHECK(t.Infer("NLLLoss", {t.Input({3, 5}), t.Input({3}, i64), t.Input({5})}) == Shape{});
+  CHECK(t.Infer("NLLLoss", {t.Input({3, 5, 2}), t.Input({3, 2}, i64)}, {{"reduction", std::string("sum")}}) ==
+        Shape{});
+  CHECK_THAT(t.Error("NLLLoss", {t.Input({3, 5}), t.Input({3}, i64)}, {{"reduction", std::string("avg")}}),
+             Catch::Contains("reduction") && Catch::Contains("none, sum, mean"));
+  CHECK_THAT(t.Error("NLLLoss", {t.Input({3, 5, 2}), t.Input({3, 3}, i64)}), Catch::Contains("target"));
+  CHECK_THAT(t.Error("NLLLoss", {t.Input({3, 5, 2}), t.Input({3}, i64)}), Catch::Contains("target"));
+  CHECK_THAT(t.Error("NLLLoss", {t.Input({3, 5}), t.Input({3}, i64), t.Input({4})}), Catch::Contains("weight"));
+}

@@ -22,7 +22,7 @@ TEST_CASE("Mean of three inputs is two Adds and a Div by 3") {
   CHECK(graph->outputs()[0]->shape() == Shape{2, 3});
 }
 
-TEST_CASE("Max of one input is an Identity; of two a Maximum") {
+TEST_CASE("Max of one input is an Identity, of two a Maximum") {
   OnnxModelBuilder b(13);
   b.Input("a", {4}).Input("b", {4}).Output("y", {4}).Output("z", {4});
   b.Node("Max", {"a"}, {"y"}, "one");
@@ -56,7 +56,7 @@ TEST_CASE("Pow of an int base and a float exponent computes in float and casts b
   CHECK(graph2->outputs()[0]->producer() == pow2);
 }
 
-TEST_CASE("Mod picks FloorMod or Mod by fmod; BitShift by direction") {
+TEST_CASE("Mod picks FloorMod or Mod by fmod, BitShift by direction") {
   OnnxModelBuilder b(13);
   b.Input("a", {4}, kOnnxInt64).Input("b", {4}, kOnnxInt64).Output("m", {4}, kOnnxInt64).Output("f", {4}, kOnnxInt64);
   b.Node("Mod", {"a", "b"}, {"m"}, "floored");
@@ -89,7 +89,7 @@ TEST_CASE("Activations map their attributes with ONNX defaults") {
   CHECK(graph->FindNode("hs")->attrs().GetFloat("beta") == 0.5f);
 }
 
-TEST_CASE("Where is Select; comparisons give bool; CastLike casts to the target's dtype") {
+TEST_CASE("Where is Select, comparisons give bool, CastLike casts to the target's dtype") {
   OnnxModelBuilder b(15);
   b.Input("a", {2, 3}).Input("b", {3}).Input("t", {1}, onnx::TensorProto::DOUBLE);
   b.Output("y", {2, 3}).Output("c", {2, 3}, onnx::TensorProto::DOUBLE);

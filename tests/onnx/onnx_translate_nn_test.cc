@@ -61,7 +61,7 @@ TEST_CASE("3-D Conv, ConvTranspose and pooling map to the NCDHW ops") {
   CHECK(graph->FindNode("avg")->attrs().GetBool("count_include_pad"));
 }
 
-TEST_CASE("Resize keeps its attributes; empty scales are absent; Upsample is asymmetric") {
+TEST_CASE("Resize keeps its attributes, empty scales are absent, Upsample is asymmetric") {
   OnnxModelBuilder b(13);
   b.Input("x", {1, 1, 2, 2}).Output("r", {1, 1, 4, 6});
   b.Initializer(OnnxFloatTensor("no_scales", {0}, {}));
@@ -97,7 +97,7 @@ TEST_CASE("Resize keeps its attributes; empty scales are absent; Upsample is asy
   CHECK(up->input(2)->producer()->op_type() == "Const");
 }
 
-TEST_CASE("LRN takes depth_radius and alpha / size; even sizes are refused") {
+TEST_CASE("LRN takes depth_radius and alpha / size, even sizes are refused") {
   OnnxModelBuilder b(13);
   b.Input("x", {1, 5, 2, 2}).Output("y", {1, 5, 2, 2});
   auto& lrn = b.Node("LRN", {"x"}, {"y"}, "lrn");

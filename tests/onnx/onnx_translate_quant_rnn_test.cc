@@ -19,7 +19,7 @@ void SetStrings(onnx::NodeProto& node, const std::string& name, const std::vecto
 
 }  // namespace
 
-TEST_CASE("LSTM becomes CommonLSTM; a missing hidden_size comes from R; only requested outputs are bound") {
+TEST_CASE("LSTM becomes CommonLSTM, a missing hidden_size comes from R, only requested outputs are bound") {
   OnnxModelBuilder b(14);
   b.Input("x", {5, 2, 3}).Output("y_h", {2, 2, 4});
   b.Initializer(OnnxFloatTensor("w", {2, 16, 3}, std::vector<float>(96, 0.1f)));
@@ -77,7 +77,7 @@ TEST_CASE("ConvInteger keeps its zero points and gets Conv2D's window attributes
   CHECK(node->output(0)->shape() == Shape({1, 2, 3, 5}));
 }
 
-TEST_CASE("QuantizeLinear carries axis; without a zero point it gives uint8") {
+TEST_CASE("QuantizeLinear carries axis, without a zero point it gives uint8") {
   OnnxModelBuilder b(13);
   b.Input("x", {2, 3, 4}).Output("q", {2, 3, 4}, onnx::TensorProto::UINT8);
   b.Initializer(OnnxFloatTensor("s", {4}, {1.0f, 2.0f, 3.0f, 4.0f}));

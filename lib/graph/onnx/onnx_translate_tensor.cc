@@ -1,5 +1,9 @@
 #include <fmt/format.h>
 
+#include <cstring>
+#include <optional>
+
+#include "graph/onnx/onnx_scalar.h"
 #include "graph/onnx/onnx_tensor.h"
 #include "graph/onnx/onnx_translators.h"
 
@@ -27,6 +31,14 @@ int64_t CastTarget(const NodeTranslation& node) {
     node.Fail(ErrorCode::kInvalidModel, fmt::format("attribute 'to' = '{}' names no ONNX dtype", to->s()));
   }
   return type;
+}
+
+// Whether Dropout's ratio (input 1) is a constant 0 (it defaults to 0.5).
+bool IsConstantZeroRatio(const NodeTranslation& node) {
+  const Tensor* ratio = node.Input(1) ? node.InputConstant(1) : nullptr;
+  if (!ratio || ratio->num_elements() != 1) return false;
+  const std::optional<Tensor> zero = MakeScalar(ratio->dtype(), 0.0);
+  return zero && std::memcmp(zero->data(), ratio->data(), ratio->nbytes()) == 0;
 }
 
 }  // namespace
@@ -73,18 +85,28 @@ void TranslateDropout(NodeTranslation& node) {
   if (node.opset() < 7 && node.attrs().Int("is_test", 0) == 0) {
     node.Fail(ErrorCode::kUnsupported, "attribute 'is_test' = 0 (training) is not supported; only inference is");
   }
-  if (node.HasOutput(1)) {
-    node.Fail(ErrorCode::kUnsupported,
-              fmt::format("the optional output mask ('{}') is not supported", node.proto().output(1)));
-  }
-  // Opset 12 made training_mode an optional input; only a constant false can be translated.
+  // Opset 12 made training_mode an optional input. Training drops random
+  // elements, which only a constant ratio of 0 rules out.
   if (node.Input(2)) {
     const Tensor* training = node.InputConstant(2);
-    if (!training || training->ToInt64Vector() != std::vector<int64_t>{0}) {
-      node.Fail(ErrorCode::kUnsupported, "input training_mode must be a constant false; only inference is supported");
+    if (!training) node.Fail(ErrorCode::kUnsupported, "input training_mode must be a constant");
+    if (training->ToInt64Vector() != std::vector<int64_t>{0} && !IsConstantZeroRatio(node)) {
+      node.Fail(ErrorCode::kUnsupported,
+                "training_mode = true needs a constant ratio of 0 (random dropout is not supported)");
     }
   }
-  node.BindOutputs(node.AddMainNode({node.RequiredInput(0)}));
+  Value* x = node.RequiredInput(0);
+  node.BindOutput(0, node.AddMainNode({x})->output(0));
+  if (!node.HasOutput(1)) return;
+  // Nothing is dropped, so the mask is all true, shaped like x.
+  if (node.opset() < 10) {
+    node.Fail(ErrorCode::kUnsupported, fmt::format("the optional output mask ('{}') is only supported from opset 10 "
+                                                   "(bool); before, it has x's dtype",
+                                                   node.proto().output(1)));
+  }
+  Value* shape = node.AddHelperNode("Shape", "mask_shape", {x})->output(0);
+  Value* keep = node.AddHelperConstant("mask_value", ScalarTensor(DataType::kBool, uint8_t{1}));
+  node.BindOutput(1, node.AddHelperNode("Fill", "mask", {shape, keep})->output(0));
 }
 
 }  // namespace ge::onnx_import

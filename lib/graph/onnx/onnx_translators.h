@@ -82,6 +82,10 @@ void TranslateConstant(NodeTranslation& node);
 void TranslateCast(NodeTranslation& node);
 void TranslateDropout(NodeTranslation& node);
 
+// onnx_translate_loss.cc
+void TranslateNegativeLogLikelihoodLoss(NodeTranslation& node);
+void TranslateSoftmaxCrossEntropyLoss(NodeTranslation& node);
+
 // onnx_translate_quant.cc
 void TranslateLinearQuantization(NodeTranslation& node);
 void TranslateConvInteger(NodeTranslation& node);

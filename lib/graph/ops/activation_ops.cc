@@ -2,7 +2,6 @@
 // LogSoftmaxV2 and Hardmax (SoftmaxV2 is in norm_ops.cc).
 #include <fmt/format.h>
 
-#include <set>
 
 #include "graph/ops/elementwise_infer.h"
 #include "graph/ops/infer_helpers.h"
@@ -38,22 +37,6 @@ void InferPRelu(InferContext& ctx) {
   ctx.set_output(0, ctx.input_dtype(0), x.unknown_rank() ? y : x);
 }
 
-// Like SoftmaxV2: distinct axes, valid for x's rank.
-void InferAxisNormalization(InferContext& ctx) {
-  const Shape& x = ctx.input_shape(0);
-  const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, "axes");
-  if (axes.empty()) ctx.Fail("attribute 'axes' must list at least one axis");
-  if (!x.unknown_rank()) {
-    std::set<int64_t> seen;
-    for (int64_t axis : axes) {
-      if (!seen.insert(infer::Axis(ctx, axis, x.rank(), "attribute 'axes'")).second) {
-        ctx.Fail(fmt::format("attribute 'axes' [{}] repeats axis {}", fmt::join(axes, ", "), axis));
-      }
-    }
-  }
-  InferSameAsInput(ctx);
-}
-
 }  // namespace
 
 void RegisterActivationOps(OpRegistry& registry) {
@@ -83,7 +66,7 @@ void RegisterActivationOps(OpRegistry& registry) {
                           .Output("y")
                           .Attr("axes", std::vector<int64_t>{-1})
                           .TypeConstraint("T", types::Float())
-                          .Infer(InferAxisNormalization)
+                          .Infer(infer::InferAxesNormalization)
                           .Doc(std::string(op_type) == "Hardmax"
                                    ? "1 at the first maximum along the listed (adjacent) axes, 0 elsewhere"
                                    : "log(softmax(x)) over the listed (adjacent) axes"));

@@ -20,6 +20,7 @@ void RegisterBuiltinOps(OpRegistry& registry) {
   RegisterIndexOps(registry);
   RegisterQuantOps(registry);
   RegisterRecurrentOps(registry);
+  RegisterLossOps(registry);
 }
 
 }  // namespace ge

@@ -1,6 +1,9 @@
 #include "graph/ops/infer_helpers.h"
 
+#include <set>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "graph/shape_inference_utils.h"
 
@@ -77,6 +80,21 @@ std::array<int64_t, 4> Pads(InferContext& ctx) {
     if (pad < 0) ctx.Fail(fmt::format("attribute 'pads' must not be negative, got [{}]", fmt::join(values, ", ")));
   }
   return {values[0], values[1], values[2], values[3]};
+}
+
+void InferAxesNormalization(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const auto& axes = Attr<std::vector<int64_t>>(ctx, "axes");
+  if (axes.empty()) ctx.Fail("attribute 'axes' must list at least one axis");
+  if (!x.unknown_rank()) {
+    std::set<int64_t> seen;
+    for (int64_t axis : axes) {
+      if (!seen.insert(Axis(ctx, axis, x.rank(), "attribute 'axes'")).second) {
+        ctx.Fail(fmt::format("attribute 'axes' [{}] repeats axis {}", fmt::join(axes, ", "), axis));
+      }
+    }
+  }
+  ctx.set_output(0, ctx.input_dtype(0), x);
 }
 
 }  // namespace ge::infer

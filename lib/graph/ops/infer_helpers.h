@@ -36,6 +36,10 @@ auto Guarded(InferContext& ctx, const std::string& context, Fn&& fn) -> decltype
   }
 }
 
+// SoftmaxV2 and its kin (LogSoftmaxV2, Hardmax): attribute "axes" lists
+// distinct axes valid for x's rank; y has x's dtype and shape.
+void InferAxesNormalization(InferContext& ctx);
+
 // NormalizeAxis that fails naming the attribute (`what`).
 int64_t Axis(InferContext& ctx, int64_t axis, size_t rank, const std::string& what);
 // BroadcastShapes that fails naming the node.

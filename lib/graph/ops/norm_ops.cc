@@ -1,7 +1,6 @@
 // Normalizations: BatchNorm (inference), LayerNorm, InstanceNorm, LRN, SoftmaxV2.
 #include <fmt/format.h>
 
-#include <set>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
@@ -97,20 +96,6 @@ void InferLrn(InferContext& ctx) {
   ctx.set_output(0, ctx.input_dtype(0), x);
 }
 
-void InferSoftmax(InferContext& ctx) {
-  const Shape& x = ctx.input_shape(0);
-  const auto& axes = infer::Attr<std::vector<int64_t>>(ctx, "axes");
-  if (axes.empty()) ctx.Fail("attribute 'axes' must list at least one axis");
-  if (!x.unknown_rank()) {
-    std::set<int64_t> seen;
-    for (int64_t axis : axes) {
-      if (!seen.insert(infer::Axis(ctx, axis, x.rank(), "attribute 'axes'")).second) {
-        ctx.Fail(fmt::format("attribute 'axes' [{}] repeats axis {}", fmt::join(axes, ", "), axis));
-      }
-    }
-  }
-  ctx.set_output(0, ctx.input_dtype(0), x);
-}
 
 }  // namespace
 
@@ -167,7 +152,7 @@ void RegisterNormOps(OpRegistry& registry) {
                         .Output("y")
                         .Attr("axes", std::vector<int64_t>{-1})
                         .TypeConstraint("T", types::Float())
-                        .Infer(InferSoftmax)
+                        .Infer(infer::InferAxesNormalization)
                         .Doc("Softmax over the listed axes."));
 }
 

@@ -23,5 +23,6 @@ void RegisterRecurrentOps(OpRegistry& registry);    // CommonRNN, CommonGRU, Com
 void RegisterLayoutOps(OpRegistry& registry);       // Tile, Expand, PadV3, DepthToSpace, SpaceToDepth, Tril, Triu
 void RegisterGeneratorOps(OpRegistry& registry);    // Fill, Range, OneHot, EyeLike, Size
 void RegisterIndexOps(OpRegistry& registry);        // Gather/Scatter variants, TopKV2, ArgMax/MinV2, Cumsum, NonZero, ...
+void RegisterLossOps(OpRegistry& registry);         // NLLLoss
 
 }  // namespace ge

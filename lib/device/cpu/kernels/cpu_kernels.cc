@@ -36,6 +36,7 @@ void RegisterCpuKernels(KernelRegistry& registry) {
   RegisterIntegerMatMulKernels(registry);
   RegisterIntegerConvKernels(registry);
   RegisterRecurrentKernels(registry);
+  RegisterLossKernels(registry);
 }
 
 }  // namespace ge::device::cpu

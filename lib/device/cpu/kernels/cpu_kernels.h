@@ -41,5 +41,6 @@ void RegisterQuantizeKernels(KernelRegistry& registry);
 void RegisterIntegerMatMulKernels(KernelRegistry& registry);
 void RegisterIntegerConvKernels(KernelRegistry& registry);
 void RegisterRecurrentKernels(KernelRegistry& registry);
+void RegisterLossKernels(KernelRegistry& registry);
 
 }  // namespace ge::device::cpu

@@ -71,6 +71,26 @@ std::unique_ptr<Kernel> MakeBatchNorm(const Node& node) {
   });
 }
 
+// Mean and (biased) variance of n elements, two passes in double so that
+// large offsets do not swamp the variance.
+struct Moments {
+  double mean;
+  double variance;
+};
+
+template <typename T>
+Moments ComputeMoments(const T* in, int64_t n) {
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) sum += in[i];
+  const double mean = sum / static_cast<double>(n);
+  double squares = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double d = in[i] - mean;
+    squares += d * d;
+  }
+  return {mean, squares / static_cast<double>(n)};
+}
+
 // x viewed as [rows, cols] with cols = the normalized axes; gamma and beta
 // cover the trailing `params` elements of a row's index space, so a flat
 // element i uses gamma[i % params].
@@ -91,16 +111,7 @@ class LayerNormKernel final : public Kernel {
     for (int64_t r = 0; r < rows_; ++r) {
       const T* in = x + r * cols_;
       T* out = y + r * cols_;
-      // Two passes in double: mean first, then the centred sum of squares.
-      double sum = 0;
-      for (int64_t c = 0; c < cols_; ++c) sum += in[c];
-      const double mean = sum / static_cast<double>(cols_);
-      double squares = 0;
-      for (int64_t c = 0; c < cols_; ++c) {
-        const double d = in[c] - mean;
-        squares += d * d;
-      }
-      const double variance = squares / static_cast<double>(cols_);
+      const auto [mean, variance] = ComputeMoments(in, cols_);
       const T inv_std = static_cast<T>(1.0 / std::sqrt(variance + epsilon_));
       const T m = static_cast<T>(mean);
       if (params_ == cols_) {  // the usual case: one gamma per normalized element
@@ -178,12 +189,8 @@ class InstanceNormKernel final : public Kernel {
       const int64_t c = p % channels_;
       const T* in = x + p * spatial_;
       T* out = y + p * spatial_;
-      double sum = 0;
-      for (int64_t i = 0; i < spatial_; ++i) sum += in[i];
-      const double mean = sum / static_cast<double>(spatial_);
-      double squares = 0;
-      for (int64_t i = 0; i < spatial_; ++i) squares += (in[i] - mean) * (in[i] - mean);
-      const double scale = gamma[c] / std::sqrt(squares / static_cast<double>(spatial_) + epsilon_);
+      const auto [mean, variance] = ComputeMoments(in, spatial_);
+      const double scale = gamma[c] / std::sqrt(variance + epsilon_);
       const double shift = beta[c] - mean * scale;
       for (int64_t i = 0; i < spatial_; ++i) out[i] = static_cast<T>(in[i] * scale + shift);
     }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
@@ -67,34 +68,6 @@ std::unique_ptr<Kernel> MakeShape(const Node& node) {
 
 // --- Cast --------------------------------------------------------------------
 
-float ToFloat(BFloat16 v) {
-  uint32_t bits = uint32_t{v.bits} << 16;
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-BFloat16 ToBFloat16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  if (std::isnan(f)) return {static_cast<uint16_t>((bits >> 16) | 0x40)};  // keep it a (quiet) NaN
-  bits += 0x7FFF + ((bits >> 16) & 1);  // round to nearest even
-  return {static_cast<uint16_t>(bits >> 16)};
-}
-
-// The arithmetic type a stored element converts through.
-template <typename T>
-using Arith = std::conditional_t<std::is_same_v<T, BFloat16> || std::is_same_v<T, _Float16>, float, T>;
-
-template <typename T>
-Arith<T> Load(T v) {
-  if constexpr (std::is_same_v<T, BFloat16>) {
-    return ToFloat(v);
-  } else {
-    return static_cast<Arith<T>>(v);
-  }
-}
-
 // Float to integer conversion saturates and maps NaN to 0, so that every
 // input has a defined result (plain C++ conversion is undefined out of range).
 template <typename Dst, typename Src>
@@ -102,7 +75,7 @@ Dst Convert(Src v) {
   if constexpr (std::is_same_v<Dst, bool>) {
     return v != Src(0);
   } else if constexpr (std::is_same_v<Dst, BFloat16>) {
-    return ToBFloat16(static_cast<float>(v));
+    return FloatToBFloat16(static_cast<float>(v));
   } else if constexpr (std::is_integral_v<Dst> && std::is_floating_point_v<Src>) {
     if (std::isnan(v)) return Dst(0);
     if (v <= static_cast<Src>(std::numeric_limits<Dst>::lowest())) return std::numeric_limits<Dst>::lowest();
