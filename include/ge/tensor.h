@@ -28,7 +28,8 @@ class Tensor {
   template <typename T>
   static Tensor FromVector(DataType dtype, Shape shape, const std::vector<T>& values) {
     Tensor t(dtype, std::move(shape));
-    std::memcpy(t.data(), values.data(), std::min(t.nbytes(), values.size() * sizeof(T)));
+    const size_t bytes = std::min(t.nbytes(), values.size() * sizeof(T));
+    if (bytes > 0) std::memcpy(t.data(), values.data(), bytes);  // an empty vector's data() may be null
     return t;
   }
 
