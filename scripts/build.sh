@@ -41,6 +41,8 @@ install_missing_packages
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 # Paths inside the checkout are hashed relative to it, so a fresh clone elsewhere (CI) hits the cache.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+# Debug info names the build folder; not hashing it lets a clone elsewhere reuse the objects.
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 mkdir -p "$CCACHE_DIR"
 
 preset="${1:-default}"
