@@ -105,6 +105,33 @@ class MaxPoolKernel final : public Kernel {
     T* y = ctx.outputs[0].as<T>();
     int64_t* argmax = ctx.outputs.size() > 1 ? ctx.outputs[1].as<int64_t>() : nullptr;
     const bool column_major = column_major_;
+    if (argmax == nullptr) {
+      // Without indices to report, clamp the window to the input once per axis
+      // and scan it without per-element bounds checks.
+      ForEachWindow(g, [&](int64_t p, int64_t out, const Dims3& c) {
+        const T* plane = x + p * g.in_plane();
+        Dims3 first, last;
+        for (size_t a = 0; a < 3; ++a) {
+          first[a] = c[a] < 0 ? (-c[a] + g.dilation[a] - 1) / g.dilation[a] : 0;
+          last[a] = c[a] >= g.in[a] ? 0 : std::min(g.kernel[a], (g.in[a] - 1 - c[a]) / g.dilation[a] + 1);
+          if (first[a] >= last[a]) {  // a window of padding only (as the checked loop below gives)
+            y[out] = T{};
+            return;
+          }
+        }
+        T best = plane[((c[0] + first[0] * g.dilation[0]) * g.in[1] + c[1] + first[1] * g.dilation[1]) * g.in[2] +
+                       c[2] + first[2] * g.dilation[2]];
+        for (int64_t i = first[0]; i < last[0]; ++i) {
+          const int64_t d = c[0] + i * g.dilation[0];
+          for (int64_t j = first[1]; j < last[1]; ++j) {
+            const T* row = plane + (d * g.in[1] + c[1] + j * g.dilation[1]) * g.in[2] + c[2];
+            for (int64_t k = first[2]; k < last[2]; ++k) best = std::max(best, row[k * g.dilation[2]]);
+          }
+        }
+        y[out] = best;
+      });
+      return;
+    }
     ForEachWindow(g, [&](int64_t p, int64_t out, const Dims3& c) {
       const T* plane = x + p * g.in_plane();
       // The first real element seeds the maximum (no dtype-specific lowest value needed).
