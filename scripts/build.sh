@@ -11,7 +11,7 @@ readonly PACKAGES=(
   build-essential cmake ccache pkg-config
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   libflatbuffers-dev flatbuffers-compiler libfmt-dev libdnnl-dev
-  catch2 libbenchmark-dev
+  catch2 libbenchmark-dev graphviz
   python3 python3-numpy
 )
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "ge/types.h"
 
 namespace ge {
+
+class Graph;
 
 enum class AttrType : int {
   kInt = 0,
@@ -22,13 +25,14 @@ enum class AttrType : int {
   kStrings,
   kTensor,
   kDataType,
+  kGraph,  // a subgraph (If branches, Loop and Scan bodies); immutable, shared by copies of the node
 };
 
 std::string_view AttrTypeName(AttrType type);
 
 // The alternatives are in AttrType order, so AttrValue::index() == AttrType.
 using AttrValue = std::variant<int64_t, float, std::string, bool, std::vector<int64_t>, std::vector<float>,
-                               std::vector<std::string>, Tensor, DataType>;
+                               std::vector<std::string>, Tensor, DataType, std::shared_ptr<const Graph>>;
 
 inline AttrType TypeOf(const AttrValue& value) { return static_cast<AttrType>(value.index()); }
 
@@ -50,6 +54,8 @@ class AttrMap {
   const std::vector<std::string>& GetStrings(const std::string& name) const;
   const Tensor& GetTensor(const std::string& name) const;
   DataType GetDataType(const std::string& name) const;
+  // Never null: a null graph attribute is reported as missing.
+  const Graph& GetGraph(const std::string& name) const;
 
   const std::map<std::string, AttrValue>& entries() const { return attrs_; }
 

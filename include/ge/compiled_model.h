@@ -2,18 +2,26 @@
 //
 // It holds the execution order, one kernel per node, the memory plan and the
 // constants. Run() only reads it, so one CompiledModel serves any number of
-// threads at once; each run takes its own activation arena from a pool.
+// threads at once; each run takes its own activation arena from a bounded
+// pool (ge.exec.maxArenas). RunAsync() runs on the model's own run threads.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ge/error.h"
 #include "ge/graph.h"
 #include "ge/tensor.h"
 
 namespace ge {
+
+namespace runtime {
+class AsyncRunner;
+}
 
 using Options = std::map<std::string, std::string>;
 
@@ -33,7 +41,23 @@ struct MemorySummary {
   // figures are 0); each run allocates its tensors and frees them after their
   // last use.
   bool dynamic = false;
+  // The placement strategy that gave arena_bytes ("size_best_fit", ...;
+  // "no_reuse" with ge.exec.disableReuseMemory; empty when dynamic).
+  std::string placement_strategy;
 };
+
+// The outcome of an asynchronous run: its outputs, or the error that ended it
+// (ge::Error's code and message; any other exception is kInternal).
+struct RunResult {
+  std::vector<Tensor> outputs;  // empty on error
+  std::optional<Error> error;
+  bool ok() const { return !error.has_value(); }
+};
+
+// Called once per asynchronous run, on a run thread of the model or session.
+// It may start other runs; an exception it throws is reported on stderr and
+// ignored.
+using RunCallback = std::function<void(RunResult)>;
 
 struct PassTiming {
   std::string pass;
@@ -46,7 +70,8 @@ class CompiledModel {
   static std::shared_ptr<const CompiledModel> Compile(std::unique_ptr<Graph> graph, const Options& options = {});
   // Loads a .gem file written by Save(); no re-import and no re-planning.
   // `options` may override the run-time options stored in the file (today:
-  // ge.exec.intraOpThreads); compile options are fixed in the file and are refused.
+  // ge.exec.intraOpThreads, ge.exec.maxArenas, ge.exec.asyncWorkers,
+  // ge.exec.dynamicPlanCacheBytes); compile options are fixed in the file and are refused.
   static std::shared_ptr<const CompiledModel> Load(const std::string& path, const Options& options = {});
   static std::shared_ptr<const CompiledModel> LoadFromMemory(const void* data, size_t size,
                                                              const std::string& origin = "<memory>",
@@ -58,6 +83,12 @@ class CompiledModel {
   // Runs the model. Inputs in the order of inputs(); thread-safe. An input
   // dim that inputs() leaves unknown (-1) takes any size.
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const;
+  // Queues a run on the model's run threads (at most ge.exec.asyncWorkers,
+  // started on first use) and returns at once; `callback` gets the result.
+  // The input tensors are shared, not copied: keep their buffers unchanged
+  // until the callback. Destroying the model waits for every queued run.
+  // Throws kInvalidArgument when the callback is empty.
+  void RunAsync(std::vector<Tensor> inputs, RunCallback callback) const;
 
   const std::vector<TensorInfo>& inputs() const;
   const std::vector<TensorInfo>& outputs() const;
@@ -74,6 +105,8 @@ class CompiledModel {
 
  private:
   std::unique_ptr<Impl> impl_;
+  // Declared last, so that it is destroyed (waiting for the runs) first.
+  std::unique_ptr<runtime::AsyncRunner> async_;
 };
 
 }  // namespace ge

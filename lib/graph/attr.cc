@@ -17,6 +17,7 @@ std::string_view AttrTypeName(AttrType type) {
     case AttrType::kStrings: return "list of string";
     case AttrType::kTensor: return "tensor";
     case AttrType::kDataType: return "dtype";
+    case AttrType::kGraph: return "graph";
   }
   return "unknown";
 }
@@ -61,6 +62,11 @@ const Tensor& AttrMap::GetTensor(const std::string& name) const {
 }
 DataType AttrMap::GetDataType(const std::string& name) const {
   return Get<DataType>(*this, name, AttrType::kDataType);
+}
+const Graph& AttrMap::GetGraph(const std::string& name) const {
+  const auto& graph = Get<std::shared_ptr<const Graph>>(*this, name, AttrType::kGraph);
+  if (!graph) throw Error(ErrorCode::kInvalidModel, fmt::format("attribute '{}' is missing", name));
+  return *graph;
 }
 
 }  // namespace ge

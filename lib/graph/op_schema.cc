@@ -28,7 +28,8 @@ struct PortCount {
 PortCount CountPorts(const std::vector<PortSpec>& ports) {
   PortCount count;
   for (const PortSpec& port : ports) {
-    if (port.arity != Arity::kOptional) count.min = count.max + 1;
+    if (port.arity == Arity::kRequired) count.min = count.max + 1;
+    if (port.arity == Arity::kDynamic) count.min = count.max + port.min_count;
     ++count.max;
     if (port.arity == Arity::kDynamic) count.unbounded = true;
   }
@@ -94,13 +95,13 @@ void InferContext::Fail(const std::string& message) const {
 namespace {
 
 void AddPort(std::vector<PortSpec>& ports, const std::string& op_type, std::string name, Arity arity,
-             std::string type_var) {
+             std::string type_var, size_t min_count = 1) {
   if (!ports.empty() && ports.back().arity == Arity::kDynamic) {
     throw Error(
         ErrorCode::kInternal,
         fmt::format("schema {}: port '{}' follows a dynamic port; a dynamic port must be the last", op_type, name));
   }
-  ports.push_back({std::move(name), arity, std::move(type_var)});
+  ports.push_back({std::move(name), arity, std::move(type_var), min_count});
 }
 
 }  // namespace
@@ -115,8 +116,8 @@ OpSchema& OpSchema::OptionalInput(std::string name, std::string type_var) {
   return *this;
 }
 
-OpSchema& OpSchema::DynamicInput(std::string name, std::string type_var) {
-  AddPort(inputs_, op_type_, std::move(name), Arity::kDynamic, std::move(type_var));
+OpSchema& OpSchema::DynamicInput(std::string name, std::string type_var, size_t min_count) {
+  AddPort(inputs_, op_type_, std::move(name), Arity::kDynamic, std::move(type_var), min_count);
   return *this;
 }
 

@@ -22,7 +22,8 @@ enum class Arity { kRequired, kOptional, kDynamic };
 struct PortSpec {
   std::string name;
   Arity arity = Arity::kRequired;
-  std::string type_var;  // name of a TypeConstraint, e.g. "T"
+  std::string type_var;  // name of a TypeConstraint, e.g. "T"; empty: any dtype, unchecked
+  size_t min_count = 1;  // kDynamic: the fewest values it takes
 };
 
 struct AttrSpec {
@@ -79,7 +80,8 @@ class OpSchema {
 
   OpSchema& Input(std::string name, std::string type_var = "T");
   OpSchema& OptionalInput(std::string name, std::string type_var = "T");
-  OpSchema& DynamicInput(std::string name, std::string type_var = "T");
+  // The last input, taking min_count or more values.
+  OpSchema& DynamicInput(std::string name, std::string type_var = "T", size_t min_count = 1);
   OpSchema& Output(std::string name, std::string type_var = "T");
   OpSchema& OptionalOutput(std::string name, std::string type_var = "T");
   OpSchema& DynamicOutput(std::string name, std::string type_var = "T");

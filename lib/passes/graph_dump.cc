@@ -43,6 +43,8 @@ std::string FormatAttr(const AttrValue& value) {
           return TensorSummary(v);
         } else if constexpr (std::is_same_v<T, DataType>) {
           return std::string(DataTypeName(v));
+        } else if constexpr (std::is_same_v<T, std::shared_ptr<const Graph>>) {
+          return v ? fmt::format("<graph {}>", v->name()) : "<no graph>";
         } else {
           return fmt::format("{}", v);
         }
@@ -75,8 +77,21 @@ std::string DumpGraph(const Graph& graph) {
   std::ostringstream out;
   out << "graph " << graph.name() << "\n";
   out << "inputs: " << ValueList(graph.inputs()) << "\n";
-  for (const Node* node : graph.TopologicalOrder()) out << FormatNode(*node) << "\n";
+  std::vector<const Graph*> subgraphs;
+  for (const Node* node : graph.TopologicalOrder()) {
+    out << FormatNode(*node) << "\n";
+    for (const auto& [name, value] : node->attrs().entries()) {
+      if (const auto* subgraph = std::get_if<std::shared_ptr<const Graph>>(&value); subgraph && *subgraph) {
+        subgraphs.push_back(subgraph->get());
+      }
+    }
+  }
   out << "outputs: " << ValueList(graph.outputs()) << "\n";
+  // Subgraphs follow their graph, each indented one level more.
+  for (const Graph* subgraph : subgraphs) {
+    std::istringstream lines(DumpGraph(*subgraph));
+    for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+  }
   return out.str();
 }
 

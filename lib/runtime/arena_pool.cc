@@ -4,15 +4,17 @@
 
 namespace ge::runtime {
 
-ArenaPool::ArenaPool(device::Allocator& allocator, size_t arena_bytes)
-    : allocator_(allocator), arena_bytes_(arena_bytes) {}
+ArenaPool::ArenaPool(device::Allocator& allocator, size_t arena_bytes, size_t max_arenas)
+    : allocator_(allocator), arena_bytes_(arena_bytes), max_arenas_(max_arenas) {}
 
 ArenaPool::~ArenaPool() {
   for (std::byte* arena : all_) allocator_.Free(arena);
 }
 
 ArenaPool::Lease ArenaPool::Acquire() {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  auto at_bound = [&] { return max_arenas_ != 0 && all_.size() >= max_arenas_; };
+  returned_.wait(lock, [&] { return !free_.empty() || !at_bound(); });
   if (free_.empty()) {
     // Allocated under the lock so that all_ stays consistent; it happens only
     // when more runs are in flight than ever before.
@@ -25,9 +27,17 @@ ArenaPool::Lease ArenaPool::Acquire() {
   return Lease(*this, arena);
 }
 
-void ArenaPool::Return(std::byte* arena) {
+size_t ArenaPool::allocated() const {
   std::lock_guard lock(mutex_);
-  free_.push_back(arena);
+  return all_.size();
+}
+
+void ArenaPool::Return(std::byte* arena) {
+  {
+    std::lock_guard lock(mutex_);
+    free_.push_back(arena);
+  }
+  returned_.notify_one();
 }
 
 }  // namespace ge::runtime

@@ -1,15 +1,19 @@
 // CompiledModel: the public face of CompiledModel::Impl (execution_plan.h).
-// Compiling is compiler.cc, running executor.cc, files gem_writer.cc/gem_reader.cc.
+// Compiling is compiler.cc, running executor.cc, asynchronous runs
+// async_runner.cc, files gem_writer.cc/gem_reader.cc.
 #include "ge/compiled_model.h"
 
+#include "runtime/async_runner.h"
 #include "runtime/compiler.h"
 #include "runtime/execution_plan.h"
 #include "runtime/gem_file.h"
 
 namespace ge {
 
-CompiledModel::CompiledModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-CompiledModel::~CompiledModel() = default;
+CompiledModel::CompiledModel(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)), async_(std::make_unique<runtime::AsyncRunner>(impl_->settings.async_workers)) {}
+
+CompiledModel::~CompiledModel() { async_.reset(); }  // waits for the queued runs while impl_ still exists
 
 std::shared_ptr<const CompiledModel> CompiledModel::Compile(std::unique_ptr<Graph> graph, const Options& options) {
   return std::make_shared<const CompiledModel>(runtime::CompileGraph(std::move(graph), options));
@@ -22,6 +26,14 @@ std::shared_ptr<const CompiledModel> CompiledModel::Load(const std::string& path
 std::shared_ptr<const CompiledModel> CompiledModel::LoadFromMemory(const void* data, size_t size,
                                                                    const std::string& origin, const Options& options) {
   return std::make_shared<const CompiledModel>(runtime::LoadGemBuffer(data, size, origin, options));
+}
+
+void CompiledModel::RunAsync(std::vector<Tensor> inputs, RunCallback callback) const {
+  if (!callback) throw Error(ErrorCode::kInvalidArgument, "CompiledModel::RunAsync: the callback is empty");
+  // `this` outlives the task: the destructor waits for it.
+  async_->Submit([this, inputs = std::move(inputs), callback = std::move(callback)] {
+    callback(runtime::RunCapturingErrors([&] { return Run(inputs); }));
+  });
 }
 
 void CompiledModel::Save(const std::string& path) const { runtime::SaveGemFile(*impl_, path); }

@@ -10,10 +10,12 @@
 #include "graph/verifier.h"
 #include "passes/pass.h"
 #include "runtime/constant_evaluator.h"
+#include "runtime/control_flow.h"
 #include "runtime/dynamic_executor.h"
 #include "runtime/intra_op_threads.h"
 #include "runtime/model_layout.h"
 #include "runtime/storage_plan.h"
+#include "runtime/stream_assignment.h"
 
 namespace ge::runtime {
 namespace {
@@ -30,9 +32,12 @@ void RequireDtypes(const Graph& graph) {
   }
 }
 
-// The planner needs every dimension fixed; otherwise the model runs dynamically.
-bool AllShapesStatic(const Graph& graph) {
+// The planner needs every dimension fixed, and kernels for every node;
+// otherwise the model runs dynamically. Control-flow nodes' outputs are what
+// their subgraphs produce, known only once they ran.
+bool Plannable(const Graph& graph) {
   for (const Node* node : graph.nodes()) {
+    if (ControlFlowOp::Handles(node->op_type())) return false;
     for (const Value* output : node->outputs()) {
       if (!output->shape().IsStatic()) return false;
     }
@@ -81,7 +86,7 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   VerifyGraph(*graph);
   RequireDtypes(*graph);
 
-  bool is_static = AllShapesStatic(*graph);
+  bool is_static = Plannable(*graph);
   impl->graph = std::move(graph);
   std::vector<Node*> order = impl->graph->TopologicalOrder();
   std::vector<const Node*> nodes(order.begin(), order.end());
@@ -91,8 +96,9 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   }
   std::vector<size_t> steps = DefaultStepNodes(nodes);
   LayOutModel(*impl, device, std::move(nodes), steps);
+  AssignStreams(*impl);
   PlanStorage(*impl);
-  impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes);
+  impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes, impl->settings.max_arenas);
   return impl;
 }
 

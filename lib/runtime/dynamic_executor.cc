@@ -1,5 +1,6 @@
 #include "runtime/dynamic_executor.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 
 #include "ge/error.h"
 #include "graph/op_schema.h"
+#include "runtime/compiler.h"
 #include "runtime/host_kernel.h"
 #include "runtime/kernel_selection.h"
 
@@ -65,7 +67,7 @@ void RequireRunnableOutputs(const Node& node) {
 }  // namespace
 
 DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::Device& device)
-    : impl_(impl), device_(device) {
+    : impl_(impl), device_(device), plans_(impl.settings.dynamic_plan_cache_bytes) {
   std::unordered_map<const Node*, size_t> graph_index;
   std::vector<Node*> graph_nodes = impl.graph->nodes();
   for (size_t i = 0; i < graph_nodes.size(); ++i) graph_index[graph_nodes[i]] = i;
@@ -82,8 +84,12 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
   for (const Node* node : impl.nodes) {
     if (node->op_type() == "Const") constant_values_.push_back(id_of.at(node->output(0)));
     if (IsSource(*node)) continue;
-    FindKernelDef(device, *node);  // a missing kernel fails the compile, not the first run
     NodeStep step;
+    if (ControlFlowOp::Handles(node->op_type())) {
+      step.control_flow = ControlFlowOp::Create(*node, impl.options);
+    } else {
+      FindKernelDef(device, *node);  // a missing kernel fails the compile, not the first run
+    }
     step.node = node;
     step.graph_index = graph_index.at(node);
     step.schema = OpRegistry::Global().Find(node->op_type());
@@ -100,6 +106,50 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
     for (const Value* output : node->outputs()) step.outputs.push_back(id_of.at(output));
     steps_.push_back(std::move(step));
   }
+  for (const Tensor& constant : impl.constants) constant_data_.insert(constant.data());
+  bool control_flow = std::any_of(steps_.begin(), steps_.end(), [](const NodeStep& step) { return step.control_flow; });
+  // Plans are compiled by CompileGraph, which targets the CPU device.
+  bool compiles_for_device = &device == &device::CpuDevice();
+  plannable_ = impl.settings.dynamic_plan_cache_bytes > 0 && !control_flow && compiles_for_device;
+}
+
+std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<Tensor>& inputs,
+                                                              const PlanCache::Signature& signature) const {
+  if (std::shared_ptr<const CompiledModel> cached = plans_.Find(signature)) return cached;
+  std::unique_ptr<Graph> graph = impl_.graph->Clone();
+  std::vector<Node*> nodes = graph->nodes();
+  for (size_t position = 0; position < inputs.size(); ++position) {
+    const ValueOrigin& origin = origins_[impl_.input_values[position]];
+    nodes[origin.graph_index]->output(origin.output)->set_shape(inputs[position].shape());
+  }
+  Options options = impl_.options;
+  options.erase("ge.dumpGraphDir");  // dumped once, when the model was compiled
+  std::unique_ptr<CompiledModel::Impl> compiled = CompileGraph(std::move(graph), options);
+  if (compiled->dynamic) {
+    plannable_ = false;
+    return nullptr;
+  }
+  size_t own_bytes = 0;  // constants folded for these shapes; the others are the model's
+  for (const Tensor& constant : compiled->constants) {
+    if (!constant_data_.count(constant.data())) own_bytes += constant.nbytes();
+  }
+  return plans_.Insert(signature, std::make_shared<const CompiledModel>(std::move(compiled)), own_bytes);
+}
+
+std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs) const {
+  if (plannable_.load()) {
+    PlanCache::Signature signature;
+    for (const Tensor& input : inputs) {
+      signature.push_back(static_cast<int64_t>(input.shape().rank()));
+      signature.insert(signature.end(), input.shape().dims().begin(), input.shape().dims().end());
+    }
+    if (std::shared_ptr<const CompiledModel> plan = PlanFor(inputs, signature)) {
+      std::vector<Tensor> outputs = plan->Run(inputs);
+      plans_.Recharge(signature);
+      return outputs;
+    }
+  }
+  return RunNodeByNode(inputs);
 }
 
 std::shared_ptr<const ShapedKernel> DynamicExecutor::KernelFor(size_t step_index, const Node& node) const {
@@ -117,7 +167,31 @@ std::shared_ptr<const ShapedKernel> DynamicExecutor::KernelFor(size_t step_index
   return kernels_.Insert(key, std::move(built));
 }
 
-std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs) const {
+std::vector<Tensor> DynamicExecutor::RunStep(size_t step_index, Node& node, const std::vector<Tensor>& inputs,
+                                             const InferContext::InputConstants& known) const {
+  const NodeStep& step = steps_[step_index];
+  if (step.control_flow) {
+    std::vector<Tensor> results = step.control_flow->Run(inputs);
+    for (size_t i = 0; i < results.size(); ++i) {
+      Value* output = node.output(i);
+      if (output->dtype() != DataType::kUndefined && output->dtype() != results[i].dtype()) {
+        throw Error(ErrorCode::kInvalidModel, fmt::format("{}: output {} should be {} but its subgraph gave {}",
+                                                          node.Describe(), i, DataTypeName(output->dtype()),
+                                                          DataTypeName(results[i].dtype())));
+      }
+      output->set_dtype(results[i].dtype());
+      output->set_shape(results[i].shape());
+    }
+    return results;
+  }
+  InferContext infer(node, known);
+  step.schema->infer()(infer);
+  RequireRunnableOutputs(node);
+  std::shared_ptr<const ShapedKernel> kernel = KernelFor(step_index, node);
+  return RunKernelOnHost(*kernel->kernel, *kernel->node, inputs);
+}
+
+std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& inputs) const {
   // The run's own copy of the graph carries the run's shapes.
   std::unique_ptr<Graph> graph = impl_.graph->Clone();
   std::vector<Node*> nodes = graph->nodes();
@@ -140,21 +214,16 @@ std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs) cons
   for (size_t s = 0; s < steps_.size(); ++s) {
     const NodeStep& step = steps_[s];
     Node& node = *nodes[step.graph_index];
-    InferContext infer(node, [&](size_t i) -> const Tensor* {
-      int id = i < step.inputs.size() ? step.inputs[i] : -1;
-      return id >= 0 && !tensors[id].empty() ? &tensors[id] : nullptr;
-    });
-    step.schema->infer()(infer);
-    RequireRunnableOutputs(node);
-
-    std::shared_ptr<const ShapedKernel> kernel = KernelFor(s, node);
     step_inputs.clear();
     for (int id : step.inputs) step_inputs.push_back(id >= 0 ? tensors[id] : Tensor());
-    std::vector<Tensor> results = RunKernelOnHost(*kernel->kernel, *kernel->node, step_inputs);
+    std::vector<Tensor> results = RunStep(s, node, step_inputs, [&](size_t i) -> const Tensor* {
+      return i < step_inputs.size() && !step_inputs[i].empty() ? &step_inputs[i] : nullptr;
+    });
     for (size_t i = 0; i < results.size(); ++i) {
       int id = step.outputs[i];
-      int viewed = kernel->kernel->AliasedInput(i);
-      owned[id] = viewed < 0 || static_cast<size_t>(viewed) >= step_inputs.size() || step_inputs[viewed].empty();
+      // A result sharing an input's buffer is that input's tensor (a view).
+      owned[id] = std::none_of(step_inputs.begin(), step_inputs.end(),
+                               [&](const Tensor& input) { return !input.empty() && input.data() == results[i].data(); });
       tensors[id] = std::move(results[i]);
       release(id);  // an output nothing reads
     }

@@ -45,6 +45,11 @@ struct Step {
   bool is_view = false;
   uint64_t workspace_offset = 0;  // in the arena
   uint64_t workspace_bytes = 0;
+  // The stream (CPU: worker thread) the step runs on, in step order among
+  // that stream's steps, and the steps on other streams it waits for (one
+  // event each; see stream_assignment.h).
+  int stream = 0;
+  std::vector<int> waits;
 };
 
 }  // namespace ge::runtime
@@ -61,6 +66,7 @@ struct CompiledModel::Impl {
   std::vector<const Value*> values;  // value id -> value: the outputs of `nodes`, in order
   std::vector<Tensor> constants;     // StorageKind::kConstant index -> content
   std::vector<runtime::Step> steps;  // execution order (no Data, no Const)
+  int stream_count = 1;              // streams the steps run on (at least 1)
   std::vector<int> input_values;     // graph input position -> value id
   std::vector<int> output_values;    // graph output position -> value id
   std::vector<TensorInfo> inputs;

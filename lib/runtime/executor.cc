@@ -1,7 +1,14 @@
 // CompiledModel::Run: checks the inputs, leases an arena, points every value
-// at its storage and runs the steps in order on the calling thread. A dynamic
-// model hands the checked inputs to its DynamicExecutor instead.
+// at its storage and runs the steps: in order on the calling thread, or with
+// several streams, each stream on its own thread (stream_assignment.h). A
+// dynamic model hands the checked inputs to its DynamicExecutor instead.
+#include <omp.h>
+
+#include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -9,6 +16,8 @@
 #include "runtime/dynamic_executor.h"
 #include "runtime/execution_plan.h"
 #include "runtime/intra_op_threads.h"
+#include "runtime/stream_assignment.h"
+#include "runtime/stream_workers.h"
 
 namespace ge {
 namespace {
@@ -66,6 +75,130 @@ void* Address(const Storage& storage, const std::vector<Tensor>& inputs, const s
   throw Error(ErrorCode::kInternal, "unknown storage kind");
 }
 
+// Runs one step: the views of its values, its workspace, its kernel.
+class StepRunner {
+ public:
+  StepRunner(const CompiledModel::Impl& impl, const std::vector<void*>& address, std::byte* arena)
+      : impl_(impl), address_(address), arena_(arena) {}
+
+  void operator()(const runtime::Step& step) {
+    if (step.is_view) return;
+    inputs_.clear();
+    outputs_.clear();
+    for (int id : step.inputs) inputs_.push_back(View(id));
+    for (int id : step.outputs) outputs_.push_back(View(id));
+    device::KernelContext ctx;
+    ctx.inputs = inputs_;
+    ctx.outputs = outputs_;
+    ctx.workspace = step.workspace_bytes > 0 ? arena_ + step.workspace_offset : nullptr;
+    step.kernel->Run(ctx);
+  }
+
+ private:
+  device::TensorView View(int id) const {
+    if (id < 0) return device::TensorView{};  // absent optional input
+    const Value& value = *impl_.values[id];
+    return device::TensorView{value.dtype(), &value.shape(), address_[id]};
+  }
+
+  const CompiledModel::Impl& impl_;
+  const std::vector<void*>& address_;
+  std::byte* arena_;
+  std::vector<device::TensorView> inputs_, outputs_;
+};
+
+// One run of a multi-stream plan: stream 0 on the calling thread, the others
+// on workers. A step waits (asleep) until the steps it has events from are
+// done; the first error stops every stream and is rethrown to the caller.
+class StreamRun {
+ public:
+  StreamRun(const CompiledModel::Impl& impl, const std::vector<void*>& address, std::byte* arena)
+      : impl_(impl),
+        address_(address),
+        arena_(arena),
+        done_(impl.steps.size(), false),
+        signals_(runtime::EventSources(impl.steps)),
+        budget_(impl.settings.intra_op_threads > 0 ? impl.settings.intra_op_threads : omp_get_num_procs(),
+                impl.stream_count),
+        steps_of_(static_cast<size_t>(impl.stream_count)) {
+    for (size_t s = 0; s < impl.steps.size(); ++s) steps_of_[impl.steps[s].stream].push_back(static_cast<int>(s));
+  }
+
+  void Run() {
+    int workers = 0;
+    try {
+      for (int stream = 1; stream < impl_.stream_count; ++stream) {
+        runtime::RunOnWorker([this, stream] {
+          RunStream(stream);
+          std::lock_guard lock(mutex_);
+          ++finished_workers_;
+          changed_.notify_all();
+        });
+        ++workers;
+      }
+    } catch (...) {  // no thread for a stream: stop the ones started
+      std::lock_guard lock(mutex_);
+      error_ = std::current_exception();
+      changed_.notify_all();
+    }
+    RunStream(0);
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return finished_workers_ == workers; });
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void RunStream(int stream) {
+    StepRunner run_step(impl_, address_, arena_);
+    for (int s : steps_of_[stream]) {
+      const runtime::Step& step = impl_.steps[s];
+      if (!WaitForEvents(step)) break;
+      try {
+        int threads = budget_.Acquire();
+        struct Give {
+          runtime::ThreadBudget& budget;
+          int threads;
+          ~Give() { budget.Release(threads); }
+        } give{budget_, threads};
+        runtime::ScopedIntraOpThreads team(threads);
+        run_step(step);
+      } catch (...) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+        changed_.notify_all();
+        break;
+      }
+      if (signals_[s]) {
+        std::lock_guard lock(mutex_);
+        done_[s] = true;
+        changed_.notify_all();
+      }
+    }
+  }
+
+  // False when another stream failed.
+  bool WaitForEvents(const runtime::Step& step) {
+    std::unique_lock lock(mutex_);
+    auto ready = [&] {
+      return error_ || std::all_of(step.waits.begin(), step.waits.end(), [&](int producer) { return done_[producer]; });
+    };
+    changed_.wait(lock, ready);
+    return !error_;
+  }
+
+  const CompiledModel::Impl& impl_;
+  const std::vector<void*>& address_;
+  std::byte* arena_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<bool> done_;           // by step; guarded by mutex_
+  const std::vector<bool> signals_;  // steps another stream waits for
+  std::exception_ptr error_;         // guarded by mutex_
+  int finished_workers_ = 0;         // guarded by mutex_
+  runtime::ThreadBudget budget_;
+  std::vector<std::vector<int>> steps_of_;  // stream -> its steps in order
+};
+
 }  // namespace
 
 std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs) const {
@@ -83,24 +216,11 @@ std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs) const 
   for (size_t id = 0; id < impl.values.size(); ++id) {
     address[id] = Address(impl.storage[id], inputs, impl.constants, arena.data(), outputs);
   }
-  auto view_of = [&](int id) {
-    if (id < 0) return device::TensorView{};  // absent optional input
-    const Value& value = *impl.values[id];
-    return device::TensorView{value.dtype(), &value.shape(), address[id]};
-  };
-
-  std::vector<device::TensorView> input_views, output_views;
-  for (const runtime::Step& step : impl.steps) {
-    if (step.is_view) continue;
-    input_views.clear();
-    output_views.clear();
-    for (int id : step.inputs) input_views.push_back(view_of(id));
-    for (int id : step.outputs) output_views.push_back(view_of(id));
-    device::KernelContext ctx;
-    ctx.inputs = input_views;
-    ctx.outputs = output_views;
-    ctx.workspace = step.workspace_bytes > 0 ? arena.data() + step.workspace_offset : nullptr;
-    step.kernel->Run(ctx);
+  if (impl.stream_count > 1) {
+    StreamRun(impl, address, arena.data()).Run();
+  } else {
+    StepRunner run_step(impl, address, arena.data());
+    for (const runtime::Step& step : impl.steps) run_step(step);
   }
 
   for (size_t position = 0; position < outputs.size(); ++position) {

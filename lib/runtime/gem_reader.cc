@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -22,6 +24,7 @@
 #include "runtime/intra_op_threads.h"
 #include "runtime/model_layout.h"
 #include "runtime/storage_plan.h"
+#include "runtime/stream_assignment.h"
 
 namespace ge::runtime {
 namespace {
@@ -111,8 +114,9 @@ class GemLoader {
     CheckGraphIo(*impl, graph_def);
     TakePlan(*impl, plan);
     CheckStorage(*impl);
+    CheckStreams(*impl);
     GrowWorkspaces(*impl);
-    impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes);
+    impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes, impl->settings.max_arenas);
     return impl;
   }
 
@@ -205,6 +209,11 @@ class GemLoader {
       }
       case gem::AttrData::TensorData: return ReadTensor(*attr.data_as_TensorData(), what);
       case gem::AttrData::DataTypeAttr: return ReadDataType(attr.data_as_DataTypeAttr()->value(), what);
+      case gem::AttrData::GraphAttr: {
+        // Only dynamic models hold subgraphs; the verifier's depth limit bounds the nesting.
+        if (!dynamic_) Corrupted(fmt::format(" ({} is a subgraph in a planned model)", what));
+        return std::shared_ptr<const Graph>(BuildGraph(*attr.data_as_GraphAttr()->graph()));
+      }
       default: Corrupted(fmt::format(" ({} has no value)", what));
     }
   }
@@ -239,14 +248,26 @@ class GemLoader {
       }
       step.workspace_offset = def.workspace_offset();
       step.workspace_bytes = def.workspace_bytes();
+      step.stream = static_cast<int>(std::min<uint32_t>(def.stream(), std::numeric_limits<int>::max()));
+      if (def.waits() != nullptr) {
+        for (uint32_t producer : *def.waits()) {
+          step.waits.push_back(static_cast<int>(std::min<uint32_t>(producer, std::numeric_limits<int>::max())));
+        }
+      }
     }
+    impl.stream_count = static_cast<int>(std::clamp<uint32_t>(plan.stream_count(), 1, std::numeric_limits<int>::max()));
     if (plan.storage() != nullptr) {
       for (const gem::ValueStorage* s : *plan.storage()) {
         impl.storage.push_back(Storage{static_cast<StorageKind>(s->kind()), s->index(), s->offset()});
       }
     }
     const gem::PlannedMemory& m = *plan.memory();
-    impl.memory = MemorySummary{m.const_bytes(), m.arena_bytes(), m.no_reuse_bytes(), m.lower_bound_bytes()};
+    impl.memory = MemorySummary{};
+    impl.memory.const_bytes = m.const_bytes();
+    impl.memory.arena_bytes = m.arena_bytes();
+    impl.memory.no_reuse_bytes = m.no_reuse_bytes();
+    impl.memory.lower_bound_bytes = m.lower_bound_bytes();
+    if (plan.placement_strategy() != nullptr) impl.memory.placement_strategy = plan.placement_strategy()->str();
   }
 
   const gem::Model& model_;

@@ -39,13 +39,52 @@ std::string HostIsa() {
 
 size_t AlignUp(size_t bytes) { return (bytes + Tensor::kAlignment - 1) / Tensor::kAlignment * Tensor::kAlignment; }
 
-// Where each tensor attribute's bytes go in the weights blob. Tensors sharing
-// a buffer (constants cloned with their graph) are stored once.
+// The nodes of a graph in the order a .gem file stores them, with its values
+// numbered by position: the outputs of the nodes, in node order.
+struct GraphNumbering {
+  std::vector<const Node*> nodes;
+  std::unordered_map<const Node*, uint32_t> node_index;
+  std::unordered_map<const Value*, int32_t> value_id;
+  std::vector<const Value*> values;
+
+  explicit GraphNumbering(std::vector<const Node*> order) : nodes(std::move(order)) {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      node_index[nodes[i]] = static_cast<uint32_t>(i);
+      for (const Value* output : nodes[i]->outputs()) {
+        value_id[output] = static_cast<int32_t>(values.size());
+        values.push_back(output);
+      }
+    }
+  }
+  static GraphNumbering Of(const Graph& graph) {
+    std::vector<Node*> order = graph.TopologicalOrder();
+    return GraphNumbering(std::vector<const Node*>(order.begin(), order.end()));
+  }
+};
+
+// Where each tensor attribute's bytes go in the weights blob, subgraphs'
+// included. Tensors sharing a buffer (constants cloned with their graph) are
+// stored once.
 class WeightsLayout {
  public:
-  explicit WeightsLayout(const std::vector<const Node*>& nodes) {
+  explicit WeightsLayout(const std::vector<const Node*>& nodes) { Add(nodes); }
+
+  size_t size() const { return size_; }
+  size_t OffsetOf(const Tensor& tensor) const { return offsets_.at(Key{tensor.data(), tensor.nbytes()}); }
+  void CopyInto(uint8_t* blob) const {
+    std::memset(blob, 0, size_);
+    for (const Tensor& tensor : tensors_) {
+      if (tensor.nbytes() > 0) std::memcpy(blob + OffsetOf(tensor), tensor.data(), tensor.nbytes());
+    }
+  }
+
+ private:
+  void Add(const std::vector<const Node*>& nodes) {
     for (const Node* node : nodes) {
       for (const auto& [name, value] : node->attrs().entries()) {
+        if (const auto* subgraph = std::get_if<std::shared_ptr<const Graph>>(&value); subgraph && *subgraph) {
+          Add(GraphNumbering::Of(**subgraph).nodes);
+        }
         const Tensor* tensor = std::get_if<Tensor>(&value);
         if (tensor == nullptr) continue;
         if (DataTypeSize(tensor->dtype()) == 0) {
@@ -61,16 +100,6 @@ class WeightsLayout {
     }
   }
 
-  size_t size() const { return size_; }
-  size_t OffsetOf(const Tensor& tensor) const { return offsets_.at(Key{tensor.data(), tensor.nbytes()}); }
-  void CopyInto(uint8_t* blob) const {
-    std::memset(blob, 0, size_);
-    for (const Tensor& tensor : tensors_) {
-      if (tensor.nbytes() > 0) std::memcpy(blob + OffsetOf(tensor), tensor.data(), tensor.nbytes());
-    }
-  }
-
- private:
   using Key = std::pair<const void*, size_t>;
   std::map<Key, size_t> offsets_;
   std::vector<Tensor> tensors_;
@@ -79,10 +108,8 @@ class WeightsLayout {
 
 class GemBuilder {
  public:
-  explicit GemBuilder(const CompiledModel::Impl& impl) : impl_(impl), weights_(impl.nodes) {
-    for (size_t i = 0; i < impl.nodes.size(); ++i) node_index_[impl.nodes[i]] = static_cast<uint32_t>(i);
-    for (size_t i = 0; i < impl.values.size(); ++i) value_id_[impl.values[i]] = static_cast<int32_t>(i);
-  }
+  // impl.values are numbered as GraphNumbering numbers them.
+  explicit GemBuilder(const CompiledModel::Impl& impl) : impl_(impl), weights_(impl.nodes), numbering_(impl.nodes) {}
 
   fb::DetachedBuffer Build() {
     // FlatBuffers addresses at most 2 GiB; leave room for the graph itself.
@@ -105,7 +132,7 @@ class GemBuilder {
     gem::Stamp stamp(0, impl_.dynamic ? kGemFormatVersion : kGemPlannedFormatVersion);
     auto header = gem::CreateHeader(builder_, &stamp, builder_.CreateString(fmt::format("ge {}", GE_VERSION_STRING)),
                                     builder_.CreateString(impl_.device_name), builder_.CreateString(HostIsa()));
-    auto graph = BuildGraph();
+    auto graph = BuildGraph(*impl_.graph, numbering_);
     auto plan = BuildPlan();
     std::vector<fb::Offset<gem::OptionDef>> options;
     for (const auto& [key, value] : impl_.options) {
@@ -143,6 +170,10 @@ class GemBuilder {
       }
       case AttrType::kDataType:
         return gem::CreateDataTypeAttr(builder_, static_cast<int32_t>(std::get<DataType>(value))).Union();
+      case AttrType::kGraph: {
+        const Graph& subgraph = *std::get<std::shared_ptr<const Graph>>(value);
+        return gem::CreateGraphAttr(builder_, BuildGraph(subgraph, GraphNumbering::Of(subgraph))).Union();
+      }
     }
     throw Error(ErrorCode::kInternal, "unknown attribute type");
   }
@@ -151,38 +182,44 @@ class GemBuilder {
   static_assert(static_cast<int>(gem::AttrData::IntAttr) == static_cast<int>(AttrType::kInt) + 1);
   static_assert(static_cast<int>(gem::AttrData::TensorData) == static_cast<int>(AttrType::kTensor) + 1);
   static_assert(static_cast<int>(gem::AttrData::DataTypeAttr) == static_cast<int>(AttrType::kDataType) + 1);
+  static_assert(static_cast<int>(gem::AttrData::GraphAttr) == static_cast<int>(AttrType::kGraph) + 1);
   static gem::AttrData AttrTag(const AttrValue& value) {
     return static_cast<gem::AttrData>(static_cast<int>(TypeOf(value)) + 1);
   }
 
-  fb::Offset<gem::NodeDef> BuildNode(const Node& node) {
+  fb::Offset<gem::NodeDef> BuildNode(const Node& node, const GraphNumbering& numbering) {
     std::vector<int32_t> inputs;
-    for (const Value* input : node.inputs()) inputs.push_back(input != nullptr ? value_id_.at(input) : -1);
+    for (const Value* input : node.inputs()) inputs.push_back(input != nullptr ? numbering.value_id.at(input) : -1);
     std::vector<uint32_t> outputs;
-    for (const Value* output : node.outputs()) outputs.push_back(static_cast<uint32_t>(value_id_.at(output)));
+    for (const Value* output : node.outputs()) outputs.push_back(static_cast<uint32_t>(numbering.value_id.at(output)));
     std::vector<fb::Offset<gem::Attr>> attrs;
     for (const auto& [name, value] : node.attrs().entries()) {
+      if (const auto* subgraph = std::get_if<std::shared_ptr<const Graph>>(&value); subgraph && !*subgraph) {
+        throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: graph attribute '{}' is null", node.Describe(), name));
+      }
       attrs.push_back(gem::CreateAttr(builder_, builder_.CreateString(name), AttrTag(value), AttrData(value)));
     }
     std::vector<uint32_t> controls;
-    for (const Node* control : node.control_inputs()) controls.push_back(node_index_.at(control));
+    for (const Node* control : node.control_inputs()) controls.push_back(numbering.node_index.at(control));
     return gem::CreateNodeDef(builder_, builder_.CreateString(node.name()), builder_.CreateString(node.op_type()),
                               builder_.CreateVector(inputs), builder_.CreateVector(outputs),
                               builder_.CreateVector(attrs), builder_.CreateVector(controls));
   }
 
-  fb::Offset<gem::GraphDef> BuildGraph() {
+  fb::Offset<gem::GraphDef> BuildGraph(const Graph& graph, const GraphNumbering& numbering) {
     std::vector<fb::Offset<gem::NodeDef>> nodes;
-    for (const Node* node : impl_.nodes) nodes.push_back(BuildNode(*node));
+    for (const Node* node : numbering.nodes) nodes.push_back(BuildNode(*node, numbering));
     std::vector<fb::Offset<gem::ValueDef>> values;
-    for (const Value* value : impl_.values) {
+    for (const Value* value : numbering.values) {
       values.push_back(gem::CreateValueDef(builder_, builder_.CreateString(value->name()),
                                            static_cast<int32_t>(value->dtype()), Dims(value->shape()),
                                            value->shape().unknown_rank()));
     }
-    std::vector<uint32_t> inputs(impl_.input_values.begin(), impl_.input_values.end());
-    std::vector<uint32_t> outputs(impl_.output_values.begin(), impl_.output_values.end());
-    return gem::CreateGraphDef(builder_, builder_.CreateString(impl_.graph->name()), builder_.CreateVector(nodes),
+    std::vector<uint32_t> inputs;
+    for (const Value* input : graph.inputs()) inputs.push_back(static_cast<uint32_t>(numbering.value_id.at(input)));
+    std::vector<uint32_t> outputs;
+    for (const Value* output : graph.outputs()) outputs.push_back(static_cast<uint32_t>(numbering.value_id.at(output)));
+    return gem::CreateGraphDef(builder_, builder_.CreateString(graph.name()), builder_.CreateVector(nodes),
                                builder_.CreateVector(values), builder_.CreateVector(inputs),
                                builder_.CreateVector(outputs));
   }
@@ -190,8 +227,10 @@ class GemBuilder {
   fb::Offset<gem::Plan> BuildPlan() {
     std::vector<fb::Offset<gem::StepDef>> steps;
     for (const Step& step : impl_.steps) {
-      steps.push_back(gem::CreateStepDef(builder_, node_index_.at(step.node), builder_.CreateString(step.impl_mode),
-                                         step.workspace_offset, step.workspace_bytes));
+      std::vector<uint32_t> waits(step.waits.begin(), step.waits.end());
+      steps.push_back(gem::CreateStepDef(builder_, numbering_.node_index.at(step.node), builder_.CreateString(step.impl_mode),
+                                         step.workspace_offset, step.workspace_bytes,
+                                         static_cast<uint32_t>(step.stream), builder_.CreateVector(waits)));
     }
     std::vector<gem::ValueStorage> storage;
     for (const Storage& s : impl_.storage) {
@@ -200,7 +239,8 @@ class GemBuilder {
     const MemorySummary& m = impl_.memory;
     gem::PlannedMemory memory(m.const_bytes, m.arena_bytes, m.no_reuse_bytes, m.lower_bound_bytes);
     return gem::CreatePlan(builder_, builder_.CreateVector(steps), builder_.CreateVectorOfStructs(storage), &memory,
-                           impl_.dynamic != nullptr);
+                           impl_.dynamic != nullptr, static_cast<uint32_t>(impl_.stream_count),
+                           builder_.CreateString(m.placement_strategy));
   }
 
   void SealChecksum() {
@@ -214,8 +254,7 @@ class GemBuilder {
 
   const CompiledModel::Impl& impl_;
   WeightsLayout weights_;
-  std::unordered_map<const Node*, uint32_t> node_index_;
-  std::unordered_map<const Value*, int32_t> value_id_;
+  GraphNumbering numbering_;
   fb::FlatBufferBuilder builder_{1 << 16};
 };
 

@@ -40,10 +40,12 @@ class KernelCache {
   std::shared_ptr<const ShapedKernel> Insert(const Key& key, std::shared_ptr<const ShapedKernel> kernel);
   size_t size() const;
 
- private:
+  // FNV-1a over the key's words (also hashes PlanCache's shape signatures).
   struct KeyHash {
     size_t operator()(const Key& key) const;
   };
+
+ private:
 
   size_t capacity_;
   mutable std::mutex mutex_;

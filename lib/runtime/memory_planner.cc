@@ -14,12 +14,13 @@ namespace {
 size_t AlignUp(size_t bytes) { return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
 
 // A buffer that owns bytes: a request that is not a view, with its lifetime
-// widened to cover every view of it.
+// (and its uses) widened to cover every view of it.
 struct Root {
   size_t request;
   size_t size;  // aligned
   int first_use;
   int last_use;
+  std::vector<int> uses;
 };
 
 // Follows alias chains to the owning request; rejects cycles and bad indices.
@@ -50,12 +51,19 @@ std::vector<Root> CollectRoots(const std::vector<BufferRequest>& requests, const
   for (size_t i = 0; i < requests.size(); ++i) {
     if (root_of[i] != i) continue;
     position[i] = roots.size();
-    roots.push_back(Root{i, AlignUp(requests[i].size), requests[i].first_use, requests[i].last_use});
+    roots.push_back(Root{i, AlignUp(requests[i].size), requests[i].first_use, requests[i].last_use, {}});
   }
   for (size_t i = 0; i < requests.size(); ++i) {
     Root& root = roots[position[root_of[i]]];
     root.first_use = std::min(root.first_use, requests[i].first_use);
     root.last_use = std::max(root.last_use, requests[i].last_use);
+    root.uses.insert(root.uses.end(), requests[i].uses.begin(), requests[i].uses.end());
+    root.uses.push_back(requests[i].first_use);
+    root.uses.push_back(requests[i].last_use);
+  }
+  for (Root& root : roots) {
+    std::sort(root.uses.begin(), root.uses.end());
+    root.uses.erase(std::unique(root.uses.begin(), root.uses.end()), root.uses.end());
   }
   return roots;
 }
@@ -63,6 +71,40 @@ std::vector<Root> CollectRoots(const std::vector<BufferRequest>& requests, const
 bool LifetimesIntersect(const Root& a, const Root& b) {
   return a.first_use <= b.last_use && b.first_use <= a.last_use;
 }
+
+// Which roots may not share bytes. With one stream that is the lifetime
+// test; with several, `earlier` must also be done with its bytes (every use
+// happened) before `later` writes them. Kept as a matrix since every
+// strategy asks the same questions.
+class Conflicts {
+ public:
+  Conflicts(const std::vector<Root>& roots, const HappensBefore& happens_before)
+      : roots_(roots), ordered_(static_cast<bool>(happens_before)) {
+    if (!ordered_) return;
+    const size_t n = roots.size();
+    matrix_.assign(n * n, false);
+    for (size_t a = 0; a < n; ++a) {
+      for (size_t b = a + 1; b < n; ++b) {
+        bool conflict = LifetimesIntersect(roots[a], roots[b]);
+        if (!conflict) {
+          const Root& earlier = roots[a].last_use < roots[b].first_use ? roots[a] : roots[b];
+          const Root& later = &earlier == &roots[a] ? roots[b] : roots[a];
+          conflict = !std::all_of(earlier.uses.begin(), earlier.uses.end(),
+                                  [&](int use) { return happens_before(use, later.first_use); });
+        }
+        matrix_[a * n + b] = matrix_[b * n + a] = conflict;
+      }
+    }
+  }
+  bool operator()(size_t a, size_t b) const {
+    return ordered_ ? matrix_[a * roots_.size() + b] : LifetimesIntersect(roots_[a], roots_[b]);
+  }
+
+ private:
+  const std::vector<Root>& roots_;
+  bool ordered_;
+  std::vector<bool> matrix_;
+};
 
 // Peak over steps of the bytes live at that step (a difference array over time).
 size_t LowerBound(const std::vector<Root>& roots) {
@@ -82,23 +124,49 @@ size_t LowerBound(const std::vector<Root>& roots) {
   return static_cast<size_t>(peak);
 }
 
-// Greedy by size, best fit: see memory_planner.h. Returns the offset of each root.
-std::vector<size_t> PlaceWithReuse(const std::vector<Root>& roots) {
+// One greedy placement: the order roots are taken in, and best or first fit.
+struct Strategy {
+  const char* name;
+  bool (*before)(const Root& a, const Root& b);  // placement order (a stable sort keeps ties in request order)
+  bool best_fit;
+};
+
+bool LargerFirst(const Root& a, const Root& b) {
+  if (a.size != b.size) return a.size > b.size;
+  return a.first_use < b.first_use;
+}
+bool EarlierFirst(const Root& a, const Root& b) {
+  if (a.first_use != b.first_use) return a.first_use < b.first_use;
+  return a.size > b.size;
+}
+bool LongerFirst(const Root& a, const Root& b) {
+  int la = a.last_use - a.first_use, lb = b.last_use - b.first_use;
+  if (la != lb) return la > lb;
+  return LargerFirst(a, b);
+}
+
+constexpr Strategy kStrategies[] = {
+    {"size_best_fit", LargerFirst, true},
+    {"size_first_fit", LargerFirst, false},
+    {"first_use_best_fit", EarlierFirst, true},
+    {"lifetime_best_fit", LongerFirst, true},
+};
+
+// Returns the offset of each root.
+std::vector<size_t> Place(const std::vector<Root>& roots, const Conflicts& conflicts, const Strategy& strategy) {
   std::vector<size_t> order(roots.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (roots[a].size != roots[b].size) return roots[a].size > roots[b].size;
-    return roots[a].first_use < roots[b].first_use;
-  });
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return strategy.before(roots[a], roots[b]); });
 
   std::vector<size_t> offsets(roots.size(), 0);
   std::vector<size_t> placed;  // indices into roots, in placement order
+  std::vector<std::pair<size_t, size_t>> taken;
   for (size_t index : order) {
     const Root& root = roots[index];
-    // Byte ranges taken, during this root's lifetime, by buffers placed before it.
-    std::vector<std::pair<size_t, size_t>> taken;
+    // Byte ranges taken, while this root needs its bytes, by buffers placed before it.
+    taken.clear();
     for (size_t other : placed) {
-      if (roots[other].size != 0 && LifetimesIntersect(root, roots[other])) {
+      if (roots[other].size != 0 && conflicts(index, other)) {
         taken.emplace_back(offsets[other], offsets[other] + roots[other].size);
       }
     }
@@ -113,6 +181,7 @@ std::vector<size_t> PlaceWithReuse(const std::vector<Root>& roots) {
           best_gap = gap;
           best_offset = cursor;
           found = true;
+          if (!strategy.best_fit) break;
         }
       }
       cursor = std::max(cursor, end);
@@ -123,9 +192,15 @@ std::vector<size_t> PlaceWithReuse(const std::vector<Root>& roots) {
   return offsets;
 }
 
+size_t ArenaBytes(const std::vector<Root>& roots, const std::vector<size_t>& offsets) {
+  size_t bytes = 0;
+  for (size_t i = 0; i < roots.size(); ++i) bytes = std::max(bytes, offsets[i] + roots[i].size);
+  return bytes;
+}
+
 }  // namespace
 
-MemoryPlan PlanMemory(const std::vector<BufferRequest>& requests, bool reuse) {
+MemoryPlan PlanMemory(const std::vector<BufferRequest>& requests, bool reuse, const HappensBefore& happens_before) {
   std::vector<size_t> root_of = ResolveRoots(requests);
   std::vector<Root> roots = CollectRoots(requests, root_of);
 
@@ -135,16 +210,25 @@ MemoryPlan PlanMemory(const std::vector<BufferRequest>& requests, bool reuse) {
 
   std::vector<size_t> root_offsets(roots.size(), 0);
   if (reuse) {
-    root_offsets = PlaceWithReuse(roots);
+    Conflicts conflicts(roots, happens_before);
+    plan.arena_bytes = std::numeric_limits<size_t>::max();
+    for (const Strategy& strategy : kStrategies) {
+      std::vector<size_t> offsets = Place(roots, conflicts, strategy);
+      size_t bytes = ArenaBytes(roots, offsets);
+      if (bytes < plan.arena_bytes) {
+        plan.arena_bytes = bytes;
+        plan.strategy = strategy.name;
+        root_offsets = std::move(offsets);
+      }
+    }
   } else {
     size_t next = 0;
     for (size_t i = 0; i < roots.size(); ++i) {
       root_offsets[i] = next;
       next += roots[i].size;
     }
-  }
-  for (size_t i = 0; i < roots.size(); ++i) {
-    plan.arena_bytes = std::max(plan.arena_bytes, root_offsets[i] + roots[i].size);
+    plan.arena_bytes = next;
+    plan.strategy = "no_reuse";
   }
 
   std::vector<size_t> offset_of_request(requests.size(), 0);

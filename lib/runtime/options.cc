@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -15,10 +16,25 @@
 namespace ge::runtime {
 namespace {
 
+// Each stream is a worker thread on the CPU; more than this is never useful.
+constexpr int kMaxStreams = 64;
+
 using OptionParser = std::function<void(const std::string& key, const std::string& value, RuntimeOptions& out)>;
 
 [[noreturn]] void Invalid(const std::string& key, const std::string& value, const std::string& expected) {
   throw Error(ErrorCode::kInvalidArgument, fmt::format("option {}: invalid value '{}'; expected {}", key, value, expected));
+}
+
+// A whole number of at least `min` (sizes and counts).
+OptionParser ParseCount(size_t min, std::string expected, size_t RuntimeOptions::*field) {
+  return [=](const std::string& key, const std::string& value, RuntimeOptions& out) {
+    uint64_t count = 0;
+    auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+    if (value.empty() || error != std::errc() || end != value.data() + value.size() || count < min) {
+      Invalid(key, value, expected);
+    }
+    out.*field = static_cast<size_t>(count);
+  };
 }
 
 // A GE mode ge knows of: the implemented ones are accepted, the others are
@@ -72,6 +88,26 @@ const std::map<std::string, OptionParser>& Parsers() {
          }
          out.intra_op_threads = threads;
        }},
+      {"ge.enableSingleStream",
+       [](const std::string& key, const std::string& value, RuntimeOptions& out) {
+         if (value != "true" && value != "false") Invalid(key, value, "true or false");
+         out.single_stream = value == "true";
+       }},
+      {"ge.streamMaxParallelNum",
+       // GE spells it per engine ("AIcoreEngine:4"); ge has one engine, so a plain count.
+       [](const std::string& key, const std::string& value, RuntimeOptions& out) {
+         int streams = 0;
+         auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), streams);
+         if (error != std::errc() || end != value.data() + value.size() || streams < 1 || streams > kMaxStreams) {
+           Invalid(key, value, fmt::format("an integer from 1 to {} (the most streams steps run on at once)", kMaxStreams));
+         }
+         out.max_streams = streams;
+       }},
+      {"ge.exec.maxArenas", ParseCount(0, "a non-negative integer (0 = no bound)", &RuntimeOptions::max_arenas)},
+      {"ge.exec.asyncWorkers", ParseCount(1, "a positive integer", &RuntimeOptions::async_workers)},
+      {"ge.exec.dynamicPlanCacheBytes",
+       ParseCount(0, "a non-negative integer of bytes (0 = no per-shape plans)",
+                  &RuntimeOptions::dynamic_plan_cache_bytes)},
       {"ge.graphRunMode",
        [](const std::string& key, const std::string& value, RuntimeOptions&) {
          if (value == "1") {
@@ -94,6 +130,8 @@ const std::map<std::string, OptionParser>& Parsers() {
 
 }  // namespace
 
+size_t DefaultRunConcurrency() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 RuntimeOptions ParseOptions(const Options& options) {
   RuntimeOptions parsed;
   const auto& parsers = Parsers();
@@ -111,7 +149,8 @@ RuntimeOptions ParseOptions(const Options& options) {
 }
 
 void CheckLoadOptions(const Options& options) {
-  static const std::set<std::string> kLoadOptions = {"ge.exec.intraOpThreads"};
+  static const std::set<std::string> kLoadOptions = {"ge.exec.intraOpThreads", "ge.exec.maxArenas",
+                                                     "ge.exec.asyncWorkers", "ge.exec.dynamicPlanCacheBytes"};
   for (const auto& [key, value] : options) {
     if (!kLoadOptions.count(key)) {
       throw Error(ErrorCode::kInvalidArgument,

@@ -14,6 +14,10 @@
 
 namespace ge::runtime {
 
+// The default bound on concurrent runs (arenas, async workers): the number of
+// hardware threads, since runs beyond it only queue for cores.
+size_t DefaultRunConcurrency();
+
 struct RuntimeOptions {
   bool disable_reuse_memory = false;         // ge.exec.disableReuseMemory
   std::set<std::string> disabled_passes;     // ge.disablePasses
@@ -21,13 +25,22 @@ struct RuntimeOptions {
   int intra_op_threads = 0;                  // ge.exec.intraOpThreads; 0 = all cores
   std::string precision_mode = "must_keep_origin_dtype";  // ge.exec.precision_mode
   std::string impl_mode = "high_performance";             // ge.opSelectImplmode
+  size_t max_arenas = DefaultRunConcurrency();            // ge.exec.maxArenas; 0 = no bound
+  size_t async_workers = DefaultRunConcurrency();         // ge.exec.asyncWorkers; >= 1
+  size_t dynamic_plan_cache_bytes = size_t{256} << 20;    // ge.exec.dynamicPlanCacheBytes; 0 = off
+  // CPU default: one stream, since intra-op threads use the cores better
+  // for most models (docs/runtime.md measures both).
+  bool single_stream = true;                              // ge.enableSingleStream
+  int max_streams = 4;                                    // ge.streamMaxParallelNum
 };
 
 // Throws ge::Error as described above.
 RuntimeOptions ParseOptions(const Options& options);
 
 // Options that may still change when a compiled model is loaded (they do not
-// affect the plan): ge.exec.intraOpThreads. Throws kInvalidArgument naming any
+// affect the plan): ge.exec.intraOpThreads and the run-concurrency and
+// plan-cache bounds (ge.exec.maxArenas, ge.exec.asyncWorkers,
+// ge.exec.dynamicPlanCacheBytes). Throws kInvalidArgument naming any
 // other key and listing the allowed ones.
 void CheckLoadOptions(const Options& options);
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "runtime/async_runner.h"
 #include "runtime/options.h"
 
 namespace ge {
@@ -17,9 +18,11 @@ struct Session::Entry {
   std::shared_future<std::shared_ptr<const CompiledModel>> compiled;
 };
 
-Session::Session(Options options) : options_(std::move(options)) { runtime::ParseOptions(options_); }
+Session::Session(Options options)
+    : options_(std::move(options)),
+      async_(std::make_unique<runtime::AsyncRunner>(runtime::ParseOptions(options_).async_workers)) {}
 
-Session::~Session() = default;
+Session::~Session() { async_.reset(); }  // waits for the queued runs while the graphs still exist
 
 Session::Entry& Session::Find(uint32_t graph_id) {
   auto it = graphs_.find(graph_id);
@@ -52,6 +55,19 @@ void Session::CompileGraph(uint32_t graph_id) { GetCompiledModel(graph_id); }
 
 std::vector<Tensor> Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inputs) {
   return GetCompiledModel(graph_id)->Run(inputs);
+}
+
+void Session::RunGraphAsync(uint32_t graph_id, std::vector<Tensor> inputs, RunCallback callback) {
+  if (!callback) throw Error(ErrorCode::kInvalidArgument, "Session::RunGraphAsync: the callback is empty");
+  {
+    std::lock_guard lock(mutex_);
+    Find(graph_id);
+  }
+  // `this` outlives the task: the destructor waits for it. A graph removed
+  // meanwhile gives the callback kNotFound.
+  async_->Submit([this, graph_id, inputs = std::move(inputs), callback = std::move(callback)] {
+    callback(runtime::RunCapturingErrors([&] { return RunGraph(graph_id, inputs); }));
+  });
 }
 
 std::shared_ptr<const CompiledModel> Session::GetCompiledModel(uint32_t graph_id) {

@@ -1,11 +1,14 @@
 #include "runtime/storage_plan.h"
 
 #include <algorithm>
+#include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "ge/error.h"
 #include "runtime/memory_planner.h"
+#include "runtime/stream_assignment.h"
 
 namespace ge::runtime {
 namespace {
@@ -44,6 +47,80 @@ std::vector<bool> AssignOutputsInPlace(CompiledModel::Impl& impl) {
   return in_output;
 }
 
+// Ops whose CPU kernels compute output element i from element i of each
+// full-shape input only, reading it before writing the output element
+// (UnaryKernel in elementwise_unary.h, which the activations of activation.cc
+// use too; BinaryKernel in elementwise_binary.cc; ClipByValue), so their
+// output may take the storage of such an input. Ops that change the dtype
+// (comparisons, IsNan, Cast) never qualify: the output must match the input.
+bool ComputesInPlace(const std::string& op_type) {
+  static const std::set<std::string> ops = {
+      // elementwise_unary.cc
+      "Relu", "Abs", "Neg", "Sign", "Ceil", "Floor", "Round", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "Log",
+      "Reciprocal", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Gelu",
+      "Invert", "LogicalNot", "ClipByValue",
+      // activation.cc
+      "LeakyRelu", "Elu", "Selu", "Celu", "ThresholdedRelu", "HardSigmoid", "HardSwish", "Mish", "Softplus",
+      "Softsign", "Shrink",
+      // elementwise_binary.cc
+      "Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum", "Mod", "FloorMod", "PRelu", "BitwiseAnd", "BitwiseOr",
+      "BitwiseXor", "LeftShift", "RightShift", "LogicalAnd", "LogicalOr", "LogicalXor"};
+  return ops.count(op_type) != 0;
+}
+
+// The request that owns the bytes of request r.
+int RootOf(const std::vector<BufferRequest>& requests, int r) {
+  while (requests[r].alias_of >= 0) r = requests[r].alias_of;
+  return r;
+}
+
+// In-place execution: an elementwise step whose input (same shape and dtype
+// as its output, in the arena) is used for the last time by this step writes
+// its output over that input, which then needs no bytes of its own. "Last
+// time" covers every view of the input's bytes, and with several streams
+// every other use must happen before the step. Graph inputs and constants
+// have no request, so they are never overwritten.
+void ComputeInPlace(const CompiledModel::Impl& impl, const std::vector<int>& request_of,
+                    std::vector<BufferRequest>& requests, const HappensBefore& happens_before) {
+  std::vector<std::vector<int>> uses(requests.size());  // by root request
+  for (size_t r = 0; r < requests.size(); ++r) {
+    std::vector<int>& root_uses = uses[RootOf(requests, static_cast<int>(r))];
+    root_uses.insert(root_uses.end(), requests[r].uses.begin(), requests[r].uses.end());
+    root_uses.push_back(requests[r].last_use);  // graph outputs: after the last step
+  }
+  for (size_t s = 0; s < impl.steps.size(); ++s) {
+    const Step& step = impl.steps[s];
+    if (step.is_view || step.outputs.size() != 1 || !ComputesInPlace(step.node->op_type())) continue;
+    int output = step.outputs[0];
+    if (request_of[output] == kNoRequest) continue;  // written into the caller's output tensor
+    const Value& out = *impl.values[output];
+    size_t candidates = step.node->op_type() == "ClipByValue" ? 1 : step.inputs.size();
+    for (size_t j = 0; j < candidates; ++j) {
+      int input = step.inputs[j];
+      if (input < 0 || request_of[input] == kNoRequest) continue;
+      const Value& in = *impl.values[input];
+      if (in.dtype() != out.dtype() || in.shape() != out.shape()) continue;
+      int root = RootOf(requests, request_of[input]);
+      bool shared_otherwise = false;  // another operand reads the same bytes in another shape
+      for (int other : step.inputs) {
+        if (other >= 0 && other != input && request_of[other] != kNoRequest &&
+            RootOf(requests, request_of[other]) == root) {
+          shared_otherwise = true;
+        }
+      }
+      const int now = static_cast<int>(s);
+      bool last_use = std::all_of(uses[root].begin(), uses[root].end(), [&](int use) {
+        return use == now || (use < now && (!happens_before || happens_before(use, now)));
+      });
+      if (shared_otherwise || !last_use) continue;
+      int own = RootOf(requests, request_of[output]);
+      requests[own].alias_of = request_of[input];
+      uses[root].insert(uses[root].end(), uses[own].begin(), uses[own].end());
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 size_t ValueBytes(const Value& value) {
@@ -56,7 +133,7 @@ void PlanStorage(CompiledModel::Impl& impl) {
   std::vector<bool> in_output = AssignOutputsInPlace(impl);
 
   // One buffer request per arena value (views point at what they view) and
-  // per workspace; lifetimes in step indices.
+  // per workspace; lifetimes and uses in step indices.
   std::vector<BufferRequest> requests;
   std::vector<int> request_of(impl.values.size(), kNoRequest);
   std::vector<int> workspace_request(impl.steps.size(), kNoRequest);
@@ -64,7 +141,9 @@ void PlanStorage(CompiledModel::Impl& impl) {
     Step& step = impl.steps[s];
     int now = static_cast<int>(s);
     for (int input : step.inputs) {
-      if (input >= 0 && request_of[input] != kNoRequest) requests[request_of[input]].last_use = now;
+      if (input < 0 || request_of[input] == kNoRequest) continue;
+      requests[request_of[input]].last_use = now;
+      requests[request_of[input]].uses.push_back(now);
     }
     for (size_t i = 0; i < step.outputs.size(); ++i) {
       int output = step.outputs[i];
@@ -74,16 +153,16 @@ void PlanStorage(CompiledModel::Impl& impl) {
         impl.storage[output] = impl.storage[viewed];
         if (request_of[viewed] != kNoRequest) {
           request_of[output] = static_cast<int>(requests.size());
-          requests.push_back(BufferRequest{0, now, now, request_of[viewed]});
+          requests.push_back(BufferRequest{0, now, now, request_of[viewed], {now}});
         }
         continue;
       }
       request_of[output] = static_cast<int>(requests.size());
-      requests.push_back(BufferRequest{ValueBytes(*impl.values[output]), now, now, -1});
+      requests.push_back(BufferRequest{ValueBytes(*impl.values[output]), now, now, -1, {now}});
     }
     if (step.workspace_bytes > 0) {
       workspace_request[s] = static_cast<int>(requests.size());
-      requests.push_back(BufferRequest{step.workspace_bytes, now, now, -1});
+      requests.push_back(BufferRequest{step.workspace_bytes, now, now, -1, {now}});
     }
   }
   // Graph outputs not written in place are copied out after the last step.
@@ -92,7 +171,18 @@ void PlanStorage(CompiledModel::Impl& impl) {
     if (request_of[value] != kNoRequest) requests[request_of[value]].last_use = after_last_step;
   }
 
-  MemoryPlan plan = PlanMemory(requests, !impl.settings.disable_reuse_memory);
+  HappensBefore happens_before;
+  std::shared_ptr<const StepOrder> order;
+  if (impl.stream_count > 1) {
+    order = std::make_shared<const StepOrder>(impl.steps, impl.stream_count);
+    happens_before = [order](int a, int b) { return order->HappensBefore(a, b); };
+  }
+  // In-place execution is reuse too: off with ge.exec.disableReuseMemory,
+  // and not counted in the bytes without reuse.
+  size_t no_reuse_bytes = PlanMemory(requests, false).no_reuse_bytes;
+  if (!impl.settings.disable_reuse_memory) ComputeInPlace(impl, request_of, requests, happens_before);
+
+  MemoryPlan plan = PlanMemory(requests, !impl.settings.disable_reuse_memory, happens_before);
   for (size_t value = 0; value < impl.values.size(); ++value) {
     if (request_of[value] != kNoRequest) {
       impl.storage[value] = Storage{StorageKind::kArena, 0, plan.offsets[request_of[value]]};
@@ -105,22 +195,33 @@ void PlanStorage(CompiledModel::Impl& impl) {
   impl.memory = MemorySummary{};
   for (const Tensor& constant : impl.constants) impl.memory.const_bytes += constant.nbytes();
   impl.memory.arena_bytes = plan.arena_bytes;
-  impl.memory.no_reuse_bytes = plan.no_reuse_bytes;
+  impl.memory.no_reuse_bytes = no_reuse_bytes;
   impl.memory.lower_bound_bytes = plan.lower_bound_bytes;
+  impl.memory.placement_strategy = plan.strategy;
 }
 
 void GrowWorkspaces(CompiledModel::Impl& impl) {
   auto align = [](size_t bytes) { return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; };
-  const size_t region = align(impl.memory.arena_bytes);
-  size_t region_bytes = 0;
+  // Steps of one stream run one at a time, so they can share a region; steps
+  // of different streams may run at once, so each stream gets its own.
+  std::vector<size_t> region_bytes(static_cast<size_t>(std::max(1, impl.stream_count)), 0);
+  for (const Step& step : impl.steps) {
+    size_t needed = step.kernel->WorkspaceBytes();
+    if (needed > step.workspace_bytes) region_bytes[step.stream] = std::max(region_bytes[step.stream], align(needed));
+  }
+  std::vector<size_t> region_offset(region_bytes.size(), 0);
+  size_t end = align(impl.memory.arena_bytes);
+  for (size_t k = 0; k < region_bytes.size(); ++k) {
+    region_offset[k] = end;
+    end += region_bytes[k];
+  }
   for (Step& step : impl.steps) {
     size_t needed = step.kernel->WorkspaceBytes();
     if (needed <= step.workspace_bytes) continue;
-    step.workspace_offset = region;
+    step.workspace_offset = region_offset[step.stream];
     step.workspace_bytes = needed;
-    region_bytes = std::max(region_bytes, align(needed));
   }
-  if (region_bytes > 0) impl.memory.arena_bytes = region + region_bytes;
+  if (end > align(impl.memory.arena_bytes)) impl.memory.arena_bytes = end;
 }
 
 void CheckStorage(const CompiledModel::Impl& impl) {

@@ -9,13 +9,17 @@
 
 namespace ge::runtime {
 
-// Fills impl.storage, each step's workspace_offset and impl.memory.
+// Fills impl.storage, each step's workspace_offset and impl.memory. Streams
+// must be assigned (AssignStreams): bytes are reused across streams only
+// where events order the uses. Elementwise steps write over an input at its
+// last use (in-place execution).
 void PlanStorage(CompiledModel::Impl& impl);
 
 // A kernel rebuilt when loading a model file may need more scratch memory
 // than the stored plan gave it (oneDNN sizes scratchpads by the core count).
-// Those workspaces move to one region appended to the arena, which they share
-// since each lives for one step; the rest of the plan stays as stored.
+// Those workspaces move to regions appended to the arena, one per stream,
+// which the stream's steps share since each lives for one step and a stream
+// runs one step at a time; the rest of the plan stays as stored.
 void GrowWorkspaces(CompiledModel::Impl& impl);
 
 // Checks a stored plan (from a model file) against the model's values,

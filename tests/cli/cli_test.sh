@@ -84,7 +84,7 @@ PY
 case $case_name in
   help)
     "$ge" --help | grep -q 'commands:' || fail "ge --help lists no commands"
-    for command in compile run info; do
+    for command in compile run info viz; do
       "$ge" "$command" --help >help.txt || fail "ge $command --help failed"
       grep -q "^usage: ge $command" help.txt || fail "ge $command --help: no usage line"
       grep -q -- '--json' help.txt || fail "ge $command --help does not list --json"
@@ -124,9 +124,12 @@ assert [i["name"] for i in doc["inputs"]] == ["image"] and doc["inputs"][0]["sha
 assert [o["name"] for o in doc["outputs"]] == ["probabilities"]
 assert doc["node_count"] == sum(doc["op_types"].values()) > 0
 assert isinstance(doc["pass_timings"], list) and len(doc["pass_timings"]) > 0
+plan = doc["plan"]
+assert plan["dynamic"] is False and plan["steps"] > 0 and plan["streams"] >= 1 and plan["events"] >= 0, plan
+assert plan["feature_bytes"] == doc["memory"]["arena_bytes"], plan
 '
     "$ge" info "$demo" >info.txt
-    for word in image probabilities 'op type' memory passes; do
+    for word in image probabilities 'op type' memory plan passes; do
       grep -q "$word" info.txt || fail "human info lacks '$word': $(cat info.txt)"
     done
     ;;
@@ -165,6 +168,23 @@ assert doc["gem"]["format_version"] >= 1 and doc["gem"]["producer"].startswith("
     ;;
   unknown_input)
     expect_failure 1 "'image'" "$ge" run "$demo" --input nosuchinput=x.npy
+    ;;
+  viz_files)
+    "$ge" viz "$demo" -o graph.dot --memory memory.svg --json >viz.json
+    check_json viz.json 'assert doc["graph"] == "graph.dot" and doc["steps"] > 0 and doc["buffers"] > 0, doc'
+    grep -q '^digraph' graph.dot || fail "graph.dot is not a DOT graph"
+    grep -q 'Conv2D' graph.dot || fail "graph.dot lacks the Conv2D nodes"
+    python3 -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' memory.svg || fail "memory.svg is not XML"
+    grep -q '<rect' memory.svg || fail "memory.svg has no boxes"
+    "$ge" viz "$demo" -o graph.svg >viz.txt
+    grep -q '<svg' graph.svg || fail "graph.svg is not an SVG (rendered by Graphviz's dot)"
+    ;;
+  viz_errors)
+    expect_failure 2 'extension' "$ge" viz "$demo" -o graph.txt
+    expect_failure 2 '\-o FILE.svg' "$ge" viz "$demo"
+    # Without Graphviz on PATH the error says so and nothing is left behind.
+    expect_failure 1 'graphviz' env PATH=/nonexistent "$ge" viz "$demo" -o graph.svg
+    [[ ! -e graph.svg && ! -e graph.svg.tmp && ! -e graph.svg.dot.tmp ]] || fail "a failed viz left files: $(ls)"
     ;;
   demo_model_reproducible)
     "$make_demo_model" regenerated.onnx

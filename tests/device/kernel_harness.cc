@@ -78,6 +78,16 @@ void Widen(const Tensor& t, std::vector<double>& out) {
   for (T v : t.values<T>()) out.push_back(static_cast<double>(v));
 }
 
+// bfloat16 is the upper half of a float32.
+void WidenBFloat16(const Tensor& t, std::vector<double>& out) {
+  for (uint16_t bits : t.values<uint16_t>()) {
+    const uint32_t word = uint32_t{bits} << 16;
+    float f;
+    std::memcpy(&f, &word, sizeof f);
+    out.push_back(f);
+  }
+}
+
 }  // namespace
 
 Tensor RandomTensor(DataType dtype, Shape shape, std::mt19937& rng, double lo, double hi) {
@@ -110,6 +120,7 @@ std::vector<double> ToDoubles(const Tensor& t) {
     case DataType::kUInt64: Widen<uint64_t>(t, out); break;
     case DataType::kBool: Widen<bool>(t, out); break;
     case DataType::kFloat16: Widen<_Float16>(t, out); break;
+    case DataType::kBFloat16: WidenBFloat16(t, out); break;
     default: FAIL("ToDoubles: unsupported dtype " << DataTypeName(t.dtype()));
   }
   return out;

@@ -69,6 +69,10 @@ void SetAttr(onnx::NodeProto& node, const std::string& name, const onnx::TensorP
   *AddAttr(node, name, onnx::AttributeProto::TENSOR).mutable_t() = value;
 }
 
+void SetAttr(onnx::NodeProto& node, const std::string& name, const onnx::GraphProto& value) {
+  *AddAttr(node, name, onnx::AttributeProto::GRAPH).mutable_g() = value;
+}
+
 OnnxModelBuilder::OnnxModelBuilder(int opset) {
   model_.set_ir_version(8);
   model_.set_producer_name("ge-tests");

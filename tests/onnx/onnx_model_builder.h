@@ -14,6 +14,7 @@ namespace ge::test {
 
 constexpr int32_t kOnnxFloat = onnx::TensorProto::FLOAT;
 constexpr int32_t kOnnxInt64 = onnx::TensorProto::INT64;
+constexpr int32_t kOnnxBool = onnx::TensorProto::BOOL;
 
 // dims: -1 becomes a named (symbolic) dim.
 onnx::TensorProto OnnxFloatTensor(const std::string& name, const std::vector<int64_t>& dims,
@@ -26,6 +27,8 @@ void SetAttr(onnx::NodeProto& node, const std::string& name, float value);
 void SetAttr(onnx::NodeProto& node, const std::string& name, const std::string& value);
 void SetAttr(onnx::NodeProto& node, const std::string& name, const std::vector<int64_t>& values);
 void SetAttr(onnx::NodeProto& node, const std::string& name, const onnx::TensorProto& value);
+// A subgraph: the graph of another builder's model (its opset is the outer model's).
+void SetAttr(onnx::NodeProto& node, const std::string& name, const onnx::GraphProto& value);
 
 class OnnxModelBuilder {
  public:

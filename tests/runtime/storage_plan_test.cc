@@ -70,7 +70,8 @@ TEST_CASE("storage: workspaces a stored plan made too small move past the arena"
   CHECK(step->workspace_offset % 64 == 0);
   CHECK(impl->memory.arena_bytes >= step->workspace_offset + needed);
 
-  impl->arenas = std::make_unique<ge::runtime::ArenaPool>(ge::device::CpuDevice().allocator(), impl->memory.arena_bytes);
+  impl->arenas = std::make_unique<ge::runtime::ArenaPool>(ge::device::CpuDevice().allocator(), impl->memory.arena_bytes,
+                                                         impl->settings.max_arenas);
   ge::CompiledModel model(std::move(impl));
   ge::Tensor x = ge::test::RandomTensor(ge::test::ConvReluModel::InputShape(), 3);
   CHECK(ge::test::MaxAbsDiff(model.Run({x})[0], reference.Reference(x)) < 1e-5);

@@ -16,6 +16,13 @@ const FlagSpec* FindFlag(const CommandSpec& spec, const std::string& name) {
   return it == spec.flags.end() ? nullptr : &*it;
 }
 
+// "-o" -> "--output" when a flag declares that short name; else the argument unchanged.
+std::string Expand(const CommandSpec& spec, const std::string& arg) {
+  if (arg.size() != 2 || arg[0] != '-' || arg[1] == '-') return arg;
+  auto it = std::find_if(spec.flags.begin(), spec.flags.end(), [&](const FlagSpec& f) { return f.short_name == arg[1]; });
+  return it == spec.flags.end() ? arg : "--" + it->name;
+}
+
 }  // namespace
 
 std::string ParsedArgs::Value(const std::string& flag, const std::string& fallback) const {
@@ -42,7 +49,7 @@ int64_t ParsedArgs::IntValue(const std::string& flag, int64_t fallback, int64_t 
 ParsedArgs ParseArgs(const CommandSpec& spec, std::span<const char* const> args) {
   ParsedArgs parsed;
   for (size_t i = 0; i < args.size(); ++i) {
-    const std::string arg = args[i];
+    const std::string arg = Expand(spec, args[i]);
     if (arg.size() < 2 || arg.rfind("--", 0) != 0 || arg == "--") {
       if (arg.size() > 1 && arg[0] == '-') {
         throw UsageError(fmt::format("unknown option '{}' for 'ge {}' (see 'ge {} --help')", arg, spec.name, spec.name));
@@ -89,7 +96,8 @@ std::string HelpText(const CommandSpec& spec) {
   for (const FlagSpec& flag : spec.flags) flags.push_back(&flag);
   flags.push_back(&kHelpFlag);
   for (const FlagSpec* flag : flags) {
-    std::string left = "--" + flag->name + (flag->value_name.empty() ? "" : " " + flag->value_name);
+    std::string left = (flag->short_name != 0 ? fmt::format("-{}, ", flag->short_name) : std::string()) + "--" +
+                       flag->name + (flag->value_name.empty() ? "" : " " + flag->value_name);
     if (flag->repeatable) left += " (repeatable)";
     text += fmt::format("  {:<34} {}\n", left, flag->help);
   }

@@ -25,6 +25,7 @@ struct FlagSpec {
   std::string value_name;  // empty for a switch that takes no value
   bool repeatable = false;
   std::string help;
+  char short_name = 0;  // e.g. 'o' for "-o"; 0 when the flag has only its long form
 };
 
 struct CommandSpec {

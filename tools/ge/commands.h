@@ -15,5 +15,6 @@ struct Command {
 const Command& CompileCommand();
 const Command& RunCommand();
 const Command& InfoCommand();
+const Command& VizCommand();
 
 }  // namespace ge::cli

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "ge/plan_summary.h"
 #include "gem_header.h"
 #include "json_writer.h"
 #include "model_loader.h"
@@ -56,6 +57,15 @@ void PrintJson(const std::string& path, const LoadedModel& loaded, const std::op
   json.EndObject();
   json.Key("memory");
   WriteMemorySummary(json, model.memory());
+  const PlanSummary plan = SummarizePlan(model);
+  json.Key("plan").BeginObject();
+  json.Key("dynamic").Bool(plan.dynamic);
+  json.Key("steps").Int(static_cast<int64_t>(plan.steps.size()));
+  json.Key("streams").Int(plan.stream_count);
+  json.Key("events").Int(plan.event_count);
+  json.Key("const_bytes").Int(static_cast<int64_t>(plan.const_bytes));
+  json.Key("feature_bytes").Int(static_cast<int64_t>(plan.feature_bytes));
+  json.EndObject();
   json.Key("pass_timings").BeginArray();
   for (const PassTiming& timing : model.pass_timings()) {
     json.BeginObject().Key("pass").String(timing.pass).Key("ms").Number(timing.milliseconds).EndObject();
@@ -80,6 +90,13 @@ void PrintHuman(const std::string& path, const LoadedModel& loaded, const std::o
   for (const auto& [op_type, count] : CountOpTypes(model.graph())) op_rows.push_back({op_type, std::to_string(count)});
   std::printf("nodes     %zu in the compiled graph\n%s", model.graph().num_nodes(), FormatTable(op_rows).c_str());
   std::printf("memory    %s\n", FormatMemorySummary(model.memory()).c_str());
+  const PlanSummary plan = SummarizePlan(model);
+  if (plan.dynamic) {
+    std::printf("plan      dynamic: shapes resolve at run time, node by node\n");
+  } else {
+    std::printf("plan      %zu steps on %d stream%s, %d event%s\n", plan.steps.size(), plan.stream_count,
+                plan.stream_count == 1 ? "" : "s", plan.event_count, plan.event_count == 1 ? "" : "s");
+  }
   if (model.pass_timings().empty()) {
     std::printf("passes    none recorded (%s)\n",
                 loaded.format == ModelFormat::kGem ? "a .gem is loaded, not recompiled" : "no pass ran");

@@ -16,7 +16,8 @@ using ge::cli::Command;
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
-const Command* const kCommands[] = {&ge::cli::CompileCommand(), &ge::cli::RunCommand(), &ge::cli::InfoCommand()};
+const Command* const kCommands[] = {&ge::cli::CompileCommand(), &ge::cli::RunCommand(), &ge::cli::InfoCommand(),
+                                    &ge::cli::VizCommand()};
 
 std::string ToolHelp() {
   std::string text = "usage: ge <command> [options]\n\ncommands:\n";
@@ -29,7 +30,7 @@ const Command& FindCommand(const std::string& name) {
   for (const Command* command : kCommands) {
     if (command->spec.name == name) return *command;
   }
-  throw ge::cli::UsageError(fmt::format("unknown command '{}'; the commands are compile, run and info", name));
+  throw ge::cli::UsageError(fmt::format("unknown command '{}'; the commands are compile, run, info and viz", name));
 }
 
 int Main(std::span<const char* const> args) {

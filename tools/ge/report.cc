@@ -23,9 +23,10 @@ std::string FormatMemorySummary(const MemorySummary& memory) {
     return fmt::format("const {}, arena none: dynamic shapes, tensors allocated per run",
                        FormatBytes(memory.const_bytes));
   }
-  return fmt::format("const {}, arena {} (no reuse {}, lower bound {})", FormatBytes(memory.const_bytes),
+  return fmt::format("const {}, arena {} (no reuse {}, lower bound {}, placed by {})", FormatBytes(memory.const_bytes),
                      FormatBytes(memory.arena_bytes), FormatBytes(memory.no_reuse_bytes),
-                     FormatBytes(memory.lower_bound_bytes));
+                     FormatBytes(memory.lower_bound_bytes),
+                     memory.placement_strategy.empty() ? "an unrecorded strategy" : memory.placement_strategy);
 }
 
 void WriteMemorySummary(JsonWriter& json, const MemorySummary& memory) {
@@ -35,6 +36,7 @@ void WriteMemorySummary(JsonWriter& json, const MemorySummary& memory) {
   json.Key("no_reuse_bytes").Int(static_cast<int64_t>(memory.no_reuse_bytes));
   json.Key("lower_bound_bytes").Int(static_cast<int64_t>(memory.lower_bound_bytes));
   json.Key("dynamic").Bool(memory.dynamic);
+  json.Key("placement_strategy").String(memory.placement_strategy);
   json.EndObject();
 }
 

@@ -28,6 +28,12 @@ const onnx::AttributeProto* OnnxAttributes::FindOfType(const std::string& name,
   return attr;
 }
 
+const onnx::GraphProto& OnnxAttributes::Graph(const std::string& name) const {
+  const auto* attr = FindOfType(name, onnx::AttributeProto::GRAPH);
+  if (!attr) throw Error(ErrorCode::kInvalidModel, fmt::format("{}: required attribute '{}' is missing", context_, name));
+  return attr->g();
+}
+
 int64_t OnnxAttributes::Int(const std::string& name, int64_t fallback) const {
   const auto* attr = FindOfType(name, onnx::AttributeProto::INT);
   return attr ? attr->i() : fallback;

@@ -22,6 +22,8 @@ class OnnxAttributes {
   std::string String(const std::string& name, const std::string& fallback) const;
   std::vector<int64_t> Ints(const std::string& name, const std::vector<int64_t>& fallback = {}) const;
   std::vector<float> Floats(const std::string& name, const std::vector<float>& fallback = {}) const;
+  // A required graph attribute (If branches, Loop and Scan bodies).
+  const onnx::GraphProto& Graph(const std::string& name) const;
 
  private:
   // The attribute when present; throws when it has another type.

@@ -12,6 +12,7 @@
 
 #include "ge/error.h"
 #include "graph/onnx/onnx_external_data.h"
+#include "graph/onnx/onnx_graph_translation.h"
 #include "graph/onnx/onnx_op_registry.h"
 #include "graph/onnx/onnx_reader.h"
 #include "graph/onnx/onnx_tensor.h"
@@ -42,10 +43,6 @@ int DefaultDomainOpset(const onnx::ModelProto& model, const std::string& origin)
   return static_cast<int>(*version);
 }
 
-std::string NodeName(const onnx::NodeProto& node, int index) {
-  return node.name().empty() ? fmt::format("{}_{}", node.op_type(), index) : node.name();
-}
-
 // Opsets at which the table does translate `op_type`, for the error message.
 std::string SupportedOpsetsHint(const std::string& op_type) {
   std::vector<std::string> ranges;
@@ -55,13 +52,17 @@ std::string SupportedOpsetsHint(const std::string& op_type) {
   return ranges.empty() ? "" : fmt::format("; translated at opsets {}", fmt::join(ranges, ", "));
 }
 
-// Throws one kUnsupported error listing every op the table cannot translate
-// (ops of other domains included) with the nodes using it, in model order.
-void RejectUnsupportedOps(const onnx::ModelProto& model, int opset, const std::string& origin) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> unsupported;
-  size_t count = 0;
-  for (int i = 0; i < model.graph().node_size(); ++i) {
-    const onnx::NodeProto& node = model.graph().node(i);
+using UnsupportedOps = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+// Adds the nodes of `graph` and of its subgraphs (at any depth) that the table
+// cannot translate (ops of other domains included) to `unsupported`.
+void CollectUnsupportedOps(const onnx::GraphProto& graph, int opset, UnsupportedOps& unsupported, size_t& count) {
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    for (const onnx::AttributeProto& attr : node.attribute()) {
+      if (attr.has_g()) CollectUnsupportedOps(attr.g(), opset, unsupported, count);
+      for (const onnx::GraphProto& subgraph : attr.graphs()) CollectUnsupportedOps(subgraph, opset, unsupported, count);
+    }
     const bool default_domain = IsDefaultDomain(node.domain());
     if (default_domain && FindOnnxOp(node.op_type(), opset)) continue;
     const std::string op = default_domain ? node.op_type() : fmt::format("{}:{}", node.domain(), node.op_type());
@@ -70,6 +71,14 @@ void RejectUnsupportedOps(const onnx::ModelProto& model, int opset, const std::s
     it->second.push_back(NodeName(node, i));
     ++count;
   }
+}
+
+// Throws one kUnsupported error listing every op the table cannot translate
+// with the nodes using it, in model order.
+void RejectUnsupportedOps(const onnx::ModelProto& model, int opset, const std::string& origin) {
+  UnsupportedOps unsupported;
+  size_t count = 0;
+  CollectUnsupportedOps(model.graph(), opset, unsupported, count);
   if (unsupported.empty()) return;
   std::vector<std::string> items;
   for (const auto& [op, nodes] : unsupported) {
@@ -88,38 +97,12 @@ void RejectUnsupportedGraphFeatures(const onnx::GraphProto& graph, const std::st
   }
 }
 
-// Runs one node's translator; errors that do not name the node yet get its name.
-void TranslateNode(ImportState& state, const onnx::NodeProto& proto, int index) {
-  const OnnxOpEntry* entry = FindOnnxOp(proto.op_type(), state.opset());  // RejectUnsupportedOps guarantees it
-  NodeTranslation node(state, proto, *entry, NodeName(proto, index));
-  try {
-    entry->translate(node);
-    node.CheckAllOutputsBound();
-  } catch (const Error& e) {
-    if (std::string_view(e.what()).starts_with(node.Describe())) throw;
-    throw Error(e.code(), fmt::format("{}: {}", node.Describe(), e.what()));
-  } catch (const std::exception& e) {
-    throw Error(ErrorCode::kInternal, fmt::format("{}: {}", node.Describe(), e.what()));
-  }
-}
-
 std::unique_ptr<Graph> Translate(const onnx::ModelProto& model, int opset, const std::string& origin) {
   const onnx::GraphProto& onnx_graph = model.graph();
   auto graph = std::make_unique<Graph>(onnx_graph.name().empty() ? "graph" : onnx_graph.name());
   ImportState state(*graph, origin, opset);
-  for (const auto& info : onnx_graph.value_info()) {
-    if (auto type = ValueTypeFromOnnx(info.type())) state.SetInferredType(info.name(), std::move(*type));
-  }
-  for (const auto& info : onnx_graph.output()) {
-    if (auto type = ValueTypeFromOnnx(info.type())) state.SetInferredType(info.name(), std::move(*type));
-  }
-
-  std::unordered_set<std::string> initializers;
-  for (const auto& initializer : onnx_graph.initializer()) {
-    Tensor value = TensorFromOnnx(initializer, fmt::format("{}: initializer '{}'", origin, initializer.name()));
-    state.Define(initializer.name(), graph->AddConstant(initializer.name(), std::move(value)));
-    initializers.insert(initializer.name());
-  }
+  DeclareInferredTypes(state, onnx_graph);
+  std::unordered_set<std::string> initializers = DefineInitializers(state, onnx_graph);
   for (const auto& input : onnx_graph.input()) {
     if (initializers.count(input.name())) continue;  // older exporters also list the weights as inputs
     std::optional<OnnxValueType> type = ValueTypeFromOnnx(input.type());
@@ -129,20 +112,7 @@ std::unique_ptr<Graph> Translate(const onnx::ModelProto& model, int opset, const
     }
     state.Define(input.name(), graph->AddInput(input.name(), type->dtype, std::move(type->shape)));
   }
-
-  for (int i = 0; i < onnx_graph.node_size(); ++i) TranslateNode(state, onnx_graph.node(i), i);
-
-  std::vector<Value*> outputs;
-  for (const auto& output : onnx_graph.output()) {
-    Value* value = state.Lookup(output.name());
-    if (!value) {
-      throw Error(ErrorCode::kInvalidModel,
-                  fmt::format("{}: graph output '{}' is produced by no node, initializer or input", origin,
-                              output.name()));
-    }
-    outputs.push_back(value);
-  }
-  graph->SetOutputs(std::move(outputs));
+  TranslateNodesAndOutputs(state, onnx_graph);
   return graph;
 }
 

@@ -20,17 +20,78 @@ void RequireOnlyFirstOutput(const NodeTranslation& node) {
 
 }  // namespace
 
+namespace {
+
+// BatchNormalization with training_mode = 1 (opset 14+): normalizes with the
+// batch's own statistics over every axis but the channel axis 1 (mean and
+// biased variance, as ONNX's reference), and gives the updated running
+// statistics `running * momentum + batch * (1 - momentum)`.
+void TranslateBatchNormalizationTraining(NodeTranslation& node) {
+  const std::optional<size_t> rank = node.InputRank(0);
+  if (!rank || *rank < 2) {
+    node.Fail(ErrorCode::kUnsupported, "training mode needs X of known rank >= 2 to know the reduced axes");
+  }
+  std::vector<int64_t> axes{0};
+  for (int64_t d = 2; d < static_cast<int64_t>(*rank); ++d) axes.push_back(d);
+  Value* x = node.RequiredInput(0);
+  auto reduce_mean = [&](const std::string& suffix, Value* input) {
+    Node* mean = node.AddHelperNode("ReduceMeanD", suffix, {input});
+    mean->attrs().Set("axes", axes);
+    mean->attrs().Set("keep_dims", true);
+    return mean->output(0);
+  };
+  auto per_channel = [&](const std::string& suffix, Value* kept) {
+    Node* squeeze = node.AddHelperNode("Squeeze", suffix, {kept});
+    squeeze->attrs().Set("axis", axes);
+    return squeeze->output(0);
+  };
+  Value* mean_kept = reduce_mean("batch_mean_kept", x);
+  Value* centered = node.AddHelperNode("Sub", "centered", {x, mean_kept})->output(0);
+  Value* squares = node.AddHelperNode("Mul", "squares", {centered, centered})->output(0);
+  Value* mean = per_channel("batch_mean", mean_kept);
+  Value* variance = per_channel("batch_var", reduce_mean("batch_var_kept", squares));
+
+  Node* bn = node.AddMainNode({x, node.RequiredInput(1), node.RequiredInput(2), mean, variance});
+  bn->attrs().Set("epsilon", node.attrs().Float("epsilon", 1e-5f));
+  bn->attrs().Set("data_format", std::string("NCHW"));
+  bn->attrs().Set("is_training", false);
+  node.BindOutput(0, bn->output(0));
+
+  const double momentum = node.attrs().Float("momentum", 0.9f);
+  const DataType dtype = node.InputDType(3);
+  std::optional<Tensor> keep = MakeScalar(dtype, momentum);
+  std::optional<Tensor> take = MakeScalar(dtype, 1.0 - momentum);
+  if (!keep || !take) {
+    node.Fail(ErrorCode::kUnsupported, fmt::format("running statistics of dtype {}", DataTypeName(dtype)));
+  }
+  auto update = [&](size_t output, size_t running_input, Value* batch, const std::string& name) {
+    if (!node.HasOutput(output)) return;
+    Value* kept = node.AddHelperNode("Mul", name + "_kept", {node.RequiredInput(running_input),
+                                                            node.AddHelperConstant(name + "_momentum", *keep)})
+                      ->output(0);
+    Value* taken =
+        node.AddHelperNode("Mul", name + "_taken", {batch, node.AddHelperConstant(name + "_1_minus_momentum", *take)})
+            ->output(0);
+    node.BindOutput(output, node.AddHelperNode("Add", name, {kept, taken})->output(0));
+  };
+  update(1, 3, mean, "running_mean");
+  update(2, 4, variance, "running_var");
+}
+
+}  // namespace
+
 void TranslateBatchNormalization(NodeTranslation& node) {
-  RequireOnlyFirstOutput(node);
   if (node.attrs().Int("spatial", 1) != 1) {
     node.Fail(ErrorCode::kUnsupported, "attribute 'spatial' = 0 (per-activation statistics) is not supported");
+  }
+  if (node.attrs().Int("training_mode", 0) != 0) {
+    TranslateBatchNormalizationTraining(node);
+    return;
   }
   // Before opset 7 the attributes 'is_test' and 'consumed_inputs' only
   // described training bookkeeping; with Y as the only output the node
   // normalizes with the given mean and variance, as ONNX Runtime does.
-  if (node.attrs().Int("training_mode", 0) != 0) {
-    node.Fail(ErrorCode::kUnsupported, "attribute 'training_mode' = 1 is not supported; only inference is");
-  }
+  RequireOnlyFirstOutput(node);
   Node* bn = node.AddMainNode({node.RequiredInput(0), node.RequiredInput(1), node.RequiredInput(2),
                                node.RequiredInput(3), node.RequiredInput(4)});
   bn->attrs().Set("epsilon", node.attrs().Float("epsilon", 1e-5f));

@@ -15,9 +15,15 @@ std::vector<Value*> WithoutTrailingAbsent(std::vector<Value*> inputs) {
 
 }  // namespace
 
-Value* ImportState::Lookup(const std::string& onnx_name) const {
+Value* ImportState::Lookup(const std::string& onnx_name) {
   auto it = values_.find(onnx_name);
-  return it == values_.end() ? nullptr : it->second;
+  if (it != values_.end()) return it->second;
+  Value* outer = parent_ != nullptr ? parent_->Lookup(onnx_name) : nullptr;
+  if (outer == nullptr) return nullptr;
+  Value* input = graph_.AddInput(onnx_name, outer->dtype(), outer->shape());
+  implicit_inputs_.push_back(outer);
+  values_[onnx_name] = input;
+  return input;
 }
 
 const OnnxValueType* ImportState::InferredType(const std::string& onnx_name) const {

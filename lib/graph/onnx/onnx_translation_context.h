@@ -17,20 +17,27 @@ namespace ge::onnx_import {
 
 struct OnnxOpEntry;
 
-// State of one import shared by all nodes: the graph under construction, the
-// ge value of every ONNX value name defined so far, and the types ONNX shape
-// inference found for the intermediate values.
+// State of the import of one graph (the model's or a subgraph's) shared by
+// all its nodes: the graph under construction, the ge value of every ONNX
+// value name defined so far, and the types ONNX shape inference found for the
+// intermediate values. A subgraph's state has its enclosing graph's as parent.
 class ImportState {
  public:
-  ImportState(Graph& graph, std::string origin, int opset) : graph_(graph), origin_(std::move(origin)), opset_(opset) {}
+  ImportState(Graph& graph, std::string origin, int opset, ImportState* parent = nullptr)
+      : graph_(graph), origin_(std::move(origin)), opset_(opset), parent_(parent) {}
 
   Graph& graph() { return graph_; }
   const std::string& origin() const { return origin_; }
   int opset() const { return opset_; }
 
   void Define(const std::string& onnx_name, Value* value) { values_[onnx_name] = value; }
-  // nullptr when no value of that name has been defined yet.
-  Value* Lookup(const std::string& onnx_name) const;
+  // nullptr when no value of that name has been defined yet, here or in an
+  // enclosing graph. A subgraph reading an enclosing graph's value gets a
+  // Data input of its own for it (see implicit_inputs()).
+  Value* Lookup(const std::string& onnx_name);
+  // The enclosing graph's values that this subgraph reads, in the order of
+  // the Data inputs Lookup added for them.
+  const std::vector<Value*>& implicit_inputs() const { return implicit_inputs_; }
 
   void SetInferredType(const std::string& onnx_name, OnnxValueType type) { inferred_[onnx_name] = std::move(type); }
   const OnnxValueType* InferredType(const std::string& onnx_name) const;
@@ -39,6 +46,8 @@ class ImportState {
   Graph& graph_;
   std::string origin_;
   int opset_;
+  ImportState* parent_;
+  std::vector<Value*> implicit_inputs_;
   std::unordered_map<std::string, Value*> values_;
   std::unordered_map<std::string, OnnxValueType> inferred_;
 };
@@ -50,6 +59,7 @@ class NodeTranslation {
   NodeTranslation(ImportState& state, const onnx::NodeProto& node, const OnnxOpEntry& entry, std::string name);
 
   int opset() const { return state_.opset(); }
+  ImportState& state() const { return state_; }
   const std::string& name() const { return name_; }
   const onnx::NodeProto& proto() const { return node_; }
   const OnnxAttributes& attrs() const { return attrs_; }

@@ -117,4 +117,20 @@ void TranslateCompress(NodeTranslation& node);
 void TranslateReverseSequence(NodeTranslation& node);
 void TranslateUnique(NodeTranslation& node);
 
+// onnx_translate_detection.cc
+void TranslateNonMaxSuppression(NodeTranslation& node);
+void TranslateRoiAlign(NodeTranslation& node);
+void TranslateGridSample(NodeTranslation& node);
+
+// onnx_translate_signal.cc: HannWindow, HammingWindow, BlackmanWindow; DFT, STFT; MelWeightMatrix
+void TranslateWindowFunction(NodeTranslation& node);
+void TranslateDft(NodeTranslation& node);
+void TranslateStft(NodeTranslation& node);
+void TranslateMelWeightMatrix(NodeTranslation& node);
+
+// onnx_translate_control_flow.cc: subgraphs become graph attributes
+void TranslateIf(NodeTranslation& node);
+void TranslateLoop(NodeTranslation& node);
+void TranslateScan(NodeTranslation& node);
+
 }  // namespace ge::onnx_import

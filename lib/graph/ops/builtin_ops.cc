@@ -21,6 +21,9 @@ void RegisterBuiltinOps(OpRegistry& registry) {
   RegisterQuantOps(registry);
   RegisterRecurrentOps(registry);
   RegisterLossOps(registry);
+  RegisterDetectionOps(registry);
+  RegisterSignalOps(registry);
+  RegisterControlFlowOps(registry);
 }
 
 }  // namespace ge

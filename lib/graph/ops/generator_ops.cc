@@ -124,7 +124,8 @@ void RegisterGeneratorOps(OpRegistry& registry) {
                         .Input("limit")
                         .Input("delta")
                         .Output("y")
-                        .TypeConstraint("T", {DataType::kFloat, DataType::kDouble, DataType::kInt16, DataType::kInt32,
+                        .TypeConstraint("T", {DataType::kFloat, DataType::kDouble, DataType::kFloat16,
+                                              DataType::kBFloat16, DataType::kInt16, DataType::kInt32,
                                               DataType::kInt64})
                         .Infer(InferRange)
                         .Doc("start, start + delta, ... while before limit: max(ceil((limit - start) / delta), 0) "

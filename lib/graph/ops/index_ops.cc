@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
@@ -189,6 +190,17 @@ UniqueResult ConstantUnique(InferContext& ctx, const Tensor& x, int64_t outer, i
     case DataType::kUInt32: return run(uint32_t{});
     case DataType::kInt64: return run(int64_t{});
     case DataType::kUInt64: return run(uint64_t{});
+    case DataType::kBFloat16: {
+      // bfloat16 is the upper half of a float32; the floats compare alike.
+      std::vector<float> widened;
+      for (uint16_t bits : x.values<uint16_t>()) {
+        const uint32_t word = uint32_t{bits} << 16;
+        float f;
+        std::memcpy(&f, &word, sizeof f);
+        widened.push_back(f);
+      }
+      return FindUnique(widened.data(), outer, n, inner, sorted);
+    }
     default: ctx.Fail(fmt::format("dtype {} is not supported", DataTypeName(x.dtype())));
   }
 }

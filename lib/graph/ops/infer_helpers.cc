@@ -1,5 +1,6 @@
 #include "graph/ops/infer_helpers.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -55,6 +56,13 @@ int64_t DimProduct(const Shape& shape, size_t begin, size_t end) {
     product *= shape.dim(i);
   }
   return product;
+}
+
+size_t Choice(InferContext& ctx, const std::string& attr, std::initializer_list<std::string_view> valid) {
+  const std::string& value = Attr<std::string>(ctx, attr);
+  const auto* found = std::find(valid.begin(), valid.end(), value);
+  if (found == valid.end()) ctx.Fail(fmt::format("attribute '{}' is '{}'; valid: {}", attr, value, fmt::join(valid, ", ")));
+  return static_cast<size_t>(found - valid.begin());
 }
 
 void RequireNCHW(InferContext& ctx) {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <array>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -62,5 +64,9 @@ void RequireNCHW(InferContext& ctx);
 std::array<int64_t, 2> SpatialPair(InferContext& ctx, const std::string& name);
 // The 4-element pads attribute [top, bottom, left, right].
 std::array<int64_t, 4> Pads(InferContext& ctx);
+
+// The position of string attribute `attr` among `valid`; fails naming the
+// attribute, its value and the valid choices.
+size_t Choice(InferContext& ctx, const std::string& attr, std::initializer_list<std::string_view> valid);
 
 }  // namespace ge::infer

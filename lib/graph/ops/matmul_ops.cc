@@ -107,6 +107,16 @@ void InferDeterminant(InferContext& ctx) {
   ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<int64_t>(x.dims().begin(), x.dims().end() - 2)));
 }
 
+// ONNX MatMul's types: the float ones and the 32/64-bit integers.
+const std::vector<DataType>& MatMulTypes() {
+  static const std::vector<DataType> dtypes = [] {
+    std::vector<DataType> all = types::Float();
+    all.insert(all.end(), {DataType::kInt32, DataType::kInt64, DataType::kUInt32, DataType::kUInt64});
+    return all;
+  }();
+  return dtypes;
+}
+
 }  // namespace
 
 void RegisterMatMulOps(OpRegistry& registry) {
@@ -119,7 +129,7 @@ void RegisterMatMulOps(OpRegistry& registry) {
                         .Attr("transpose_x1", false)
                         .Attr("transpose_x2", false)
                         .Attr("offset_x", int64_t{0})
-                        .TypeConstraint("T", types::Float())
+                        .TypeConstraint("T", MatMulTypes())
                         .TypeConstraint("TOffset", {DataType::kInt8})
                         .Infer(InferMatMul)
                         .Doc("2-D matrix product; the optional 1-D bias [N] is added to every row."));
@@ -132,7 +142,7 @@ void RegisterMatMulOps(OpRegistry& registry) {
                         .Attr("adj_x1", false)
                         .Attr("adj_x2", false)
                         .Attr("offset_x", int64_t{0})
-                        .TypeConstraint("T", types::Float())
+                        .TypeConstraint("T", MatMulTypes())
                         .TypeConstraint("TOffset", {DataType::kInt8})
                         .Infer(InferBatchMatMul)
                         .Doc("numpy matmul with batch broadcasting and 1-D operands."));
@@ -140,8 +150,7 @@ void RegisterMatMulOps(OpRegistry& registry) {
                         .DynamicInput("x")
                         .Output("y")
                         .RequiredAttr("equation", AttrType::kString)
-                        .TypeConstraint("T", {DataType::kFloat, DataType::kDouble, DataType::kInt32, DataType::kInt64,
-                                              DataType::kUInt32, DataType::kUInt64})
+                        .TypeConstraint("T", types::Numeric())
                         .Infer(InferEinsum)
                         .Doc("Einstein summation over the inputs as the equation says (NumPy rules, ellipsis)."));
   registry.Register(OpSchema("MatrixDeterminant")

@@ -24,5 +24,8 @@ void RegisterLayoutOps(OpRegistry& registry);       // Tile, Expand, PadV3, Dept
 void RegisterGeneratorOps(OpRegistry& registry);    // Fill, Range, OneHot, EyeLike, Size
 void RegisterIndexOps(OpRegistry& registry);        // Gather/Scatter variants, TopKV2, ArgMax/MinV2, Cumsum, NonZero, ...
 void RegisterLossOps(OpRegistry& registry);         // NLLLoss
+void RegisterDetectionOps(OpRegistry& registry);    // NonMaxSuppressionV6, ROIAlign, GridSampler2D
+void RegisterSignalOps(OpRegistry& registry);       // HannWindow, HammingWindow, BlackmanWindow, DFT, STFT, MelWeightMatrix
+void RegisterControlFlowOps(OpRegistry& registry);  // If, Loop, Scan (subgraphs)
 
 }  // namespace ge

@@ -54,7 +54,7 @@ OpSchema PoolSchema(const char* op_type, size_t spatial) {
 // Max pooling only compares, so it takes every numeric type ONNX allows.
 const std::vector<DataType>& MaxPoolTypes() {
   static const std::vector<DataType> dtypes = {DataType::kFloat, DataType::kDouble, DataType::kFloat16,
-                                               DataType::kInt8, DataType::kUInt8};
+                                               DataType::kBFloat16, DataType::kInt8, DataType::kUInt8};
   return dtypes;
 }
 

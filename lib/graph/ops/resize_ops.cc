@@ -89,9 +89,7 @@ void RegisterResizeOps(OpRegistry& registry) {
                         .Attr("cubic_coeff_a", -0.75f)
                         .Attr("exclude_outside", int64_t{0})
                         .Attr("extrapolation_value", 0.0f)
-                        .TypeConstraint("T", {DataType::kFloat, DataType::kDouble, DataType::kFloat16,
-                                              DataType::kInt8, DataType::kUInt8, DataType::kInt32,
-                                              DataType::kInt64})
+                        .TypeConstraint("T", types::Numeric())
                         .TypeConstraint("TFloat", {DataType::kFloat, DataType::kDouble})
                         .TypeConstraint("TSize", {DataType::kInt64})
                         .Infer(InferResize)

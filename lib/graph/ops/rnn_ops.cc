@@ -81,7 +81,7 @@ OpSchema RecurrentSchema(const std::string& op_type, bool cell_state) {
       .Attr("activation_beta", std::vector<float>{})
       .Attr("clip", 0.0f)
       .Attr("layout", int64_t{0})
-      .TypeConstraint("T", {DataType::kFloat, DataType::kDouble})
+      .TypeConstraint("T", types::Float())
       .TypeConstraint("TSeq", {DataType::kInt32});
   return schema;
 }

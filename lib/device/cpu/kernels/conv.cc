@@ -1,11 +1,13 @@
-// Conv2D / Conv2DTranspose on NCHW and Conv3D / Conv3DTranspose on NCDHW,
-// float32, through oneDNN. The primitive is
-// built once per kernel; a constant filter is reordered once into the layout
-// the primitive prefers (format_tag::any), a runtime filter is read as is.
+// Conv2D / Conv2DTranspose on NCHW and Conv3D / Conv3DTranspose on NCDHW.
+// float32 runs through oneDNN: the primitive is built once per kernel; a
+// constant filter is reordered once into the layout the primitive prefers
+// (format_tag::any), a runtime filter is read as is. The dtypes oneDNN lacks
+// (float64, float16, bfloat16) run the direct kernel of direct_conv.cc.
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "device/cpu/kernels/conv_geometry.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
 #include "device/cpu/kernels/kernel_utils.h"
@@ -17,19 +19,74 @@ namespace {
 
 using Tag = dnnl::memory::format_tag;
 
-// Where the operands sit among the node's inputs (Conv2DTranspose has
-// input_size first).
-struct ConvInputs {
-  size_t x, filter, bias, offset_w;
-};
 constexpr ConvInputs kConvInputs{0, 1, 2, 3};
 constexpr ConvInputs kConvTransposeInputs{1, 2, 3, 4};
 
-// Everything the two ops share: the geometry read from attributes and
-// shapes, and the oneDNN descriptors of the operands in their user layouts.
+const std::vector<DataType>& ConvDtypes() {
+  static const std::vector<DataType> dtypes = {DataType::kFloat, DataType::kDouble, DataType::kFloat16,
+                                               DataType::kBFloat16};
+  return dtypes;
+}
+
+ConvGeometry ReadGeometry(const Node& node, ConvInputs inputs, bool transposed) {
+  ConvGeometry g;
+  g.inputs = inputs;
+  g.transposed = transposed;
+  RequireInputDtype(node, inputs.x, ConvDtypes());
+  g.dtype = InputDtype(node, inputs.x);
+  RequireInputDtype(node, inputs.filter, {g.dtype});
+  if (HasInput(node, inputs.offset_w) || node.attrs().GetInt("offset_x") != 0) {
+    Fail(node, ErrorCode::kUnsupported,
+         "offset_w / offset_x (quantized convolution) are not supported by the float kernels");
+  }
+  const size_t spatial = SpatialRankOf(node, inputs.x);
+  g.x = InputShape(node, inputs.x);
+  g.filter = InputShape(node, inputs.filter);
+  g.y = OutputShape(node, 0);
+  if (g.filter.rank() != g.x.rank() || g.y.rank() != g.x.rank()) {
+    Fail(node, ErrorCode::kInvalidArgument, fmt::format("x, filter and y must have the same rank, got {}, {}, {}",
+                                                        g.x.ToString(), g.filter.ToString(), g.y.ToString()));
+  }
+  g.groups = node.attrs().GetInt("groups");
+  const int64_t in_channels = g.x.dim(1);
+  const int64_t out_channels = g.y.dim(1);
+  const int64_t filter_in = transposed ? g.filter.dim(0) : g.filter.dim(1) * g.groups;
+  const int64_t filter_out = transposed ? g.filter.dim(1) * g.groups : g.filter.dim(0);
+  if (g.groups < 1 || in_channels % g.groups != 0 || out_channels % g.groups != 0 || filter_in != in_channels ||
+      filter_out != out_channels) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("groups = {}, x {}, filter {} and y {} do not agree on the channel counts", g.groups,
+                     g.x.ToString(), g.filter.ToString(), g.y.ToString()));
+  }
+  g.stride = SpatialAttrN(node, "strides", spatial);
+  g.dilation = SpatialAttrN(node, "dilations", spatial);
+  const std::vector<int64_t> pads = PadsAttrN(node, spatial);
+  g.kernel.assign(g.filter.dims().begin() + 2, g.filter.dims().end());
+  for (size_t a = 0; a < spatial; ++a) {
+    g.pad_begin.push_back(pads[2 * a]);
+    if (transposed) {
+      // output_padding extends the end edge: it shows up as less end
+      // padding. Derived from the planned output so input_size is honoured.
+      const int64_t span = (g.x.dim(a + 2) - 1) * g.stride[a] + (g.kernel[a] - 1) * g.dilation[a] + 1;
+      g.pad_end.push_back(span - pads[2 * a] - g.y.dim(a + 2));
+    } else {
+      g.pad_end.push_back(pads[2 * a + 1]);
+    }
+  }
+  g.has_bias = HasInput(node, inputs.bias);
+  if (g.has_bias) {
+    RequireInputDtype(node, inputs.bias, {g.dtype});
+    if (InputShape(node, inputs.bias).NumElements() != out_channels) {
+      Fail(node, ErrorCode::kInvalidArgument, fmt::format("bias {} must have {} (output channels) elements",
+                                                          InputShape(node, inputs.bias).ToString(), out_channels));
+    }
+  }
+  return g;
+}
+
+// The oneDNN descriptors of the operands in their user layouts.
 struct ConvSetup {
   ConvInputs inputs;
-  int64_t groups = 1;
   dnnl::memory::dims strides, dilates, padding_l, padding_r;
   dnnl::memory::desc src, user_weights, weights_any, bias, dst;
   bool has_bias = false;
@@ -39,82 +96,39 @@ struct ConvSetup {
 // Filter dims in oneDNN's logical order ([G,] O, I, k...) and the user
 // layout: a convolution's filter is [Cout, Cin/g, k...] (o,i order), the
 // transposed one's [Cin, Cout/g, k...] (i,o order).
-void DescribeFilter(ConvSetup& s, int64_t out_channels, int64_t in_channels, const std::vector<int64_t>& kernel,
-                    bool transposed) {
-  const bool volumetric = kernel.size() == 3;
+void DescribeFilter(ConvSetup& s, const ConvGeometry& g) {
+  const bool volumetric = g.kernel.size() == 3;
+  const int64_t out_channels = g.y.dim(1), in_channels = g.x.dim(1);
   dnnl::memory::dims dims;
   Tag tag;
-  if (s.groups == 1) {
+  if (g.groups == 1) {
     dims = {out_channels, in_channels};
-    tag = volumetric ? (transposed ? Tag::iodhw : Tag::oidhw) : (transposed ? Tag::iohw : Tag::oihw);
+    tag = volumetric ? (g.transposed ? Tag::iodhw : Tag::oidhw) : (g.transposed ? Tag::iohw : Tag::oihw);
   } else {
-    dims = {s.groups, out_channels / s.groups, in_channels / s.groups};
-    tag = volumetric ? (transposed ? Tag::giodhw : Tag::goidhw) : (transposed ? Tag::giohw : Tag::goihw);
+    dims = {g.groups, out_channels / g.groups, in_channels / g.groups};
+    tag = volumetric ? (g.transposed ? Tag::giodhw : Tag::goidhw) : (g.transposed ? Tag::giohw : Tag::goihw);
   }
-  dims.insert(dims.end(), kernel.begin(), kernel.end());
+  dims.insert(dims.end(), g.kernel.begin(), g.kernel.end());
   s.user_weights = F32Desc(dims, tag);
   s.weights_any = F32Desc(dims, Tag::any);
 }
 
-ConvSetup ReadSetup(const Node& node, ConvInputs inputs, bool transposed) {
+ConvSetup ReadSetup(const Node& node, const ConvGeometry& g) {
   ConvSetup s;
-  s.inputs = inputs;
-  RequireInputDtype(node, inputs.x, {DataType::kFloat});
-  RequireInputDtype(node, inputs.filter, {DataType::kFloat});
-  if (HasInput(node, inputs.offset_w) || node.attrs().GetInt("offset_x") != 0) {
-    Fail(node, ErrorCode::kUnsupported,
-         "offset_w / offset_x (quantized convolution) are not supported by the float32 kernel");
+  s.inputs = g.inputs;
+  for (size_t a = 0; a < g.kernel.size(); ++a) {
+    s.strides.push_back(g.stride[a]);
+    s.dilates.push_back(g.dilation[a] - 1);  // oneDNN counts the holes, 0 = dense
+    s.padding_l.push_back(g.pad_begin[a]);
+    s.padding_r.push_back(g.pad_end[a]);
   }
-  const size_t spatial = SpatialRankOf(node, inputs.x);
-  const Shape& x = InputShape(node, inputs.x);
-  const Shape& w = InputShape(node, inputs.filter);
-  const Shape& y = OutputShape(node, 0);
-  if (w.rank() != x.rank() || y.rank() != x.rank()) {
-    Fail(node, ErrorCode::kInvalidArgument, fmt::format("x, filter and y must have the same rank, got {}, {}, {}",
-                                                        x.ToString(), w.ToString(), y.ToString()));
-  }
-  s.groups = node.attrs().GetInt("groups");
-  const int64_t in_channels = x.dim(1);
-  const int64_t out_channels = y.dim(1);
-  const int64_t filter_in = transposed ? w.dim(0) : w.dim(1) * s.groups;
-  const int64_t filter_out = transposed ? w.dim(1) * s.groups : w.dim(0);
-  if (s.groups < 1 || in_channels % s.groups != 0 || out_channels % s.groups != 0 || filter_in != in_channels ||
-      filter_out != out_channels) {
-    Fail(node, ErrorCode::kInvalidArgument,
-         fmt::format("groups = {}, x {}, filter {} and y {} do not agree on the channel counts", s.groups,
-                     x.ToString(), w.ToString(), y.ToString()));
-  }
-  const std::vector<int64_t> stride = SpatialAttrN(node, "strides", spatial);
-  const std::vector<int64_t> dilation = SpatialAttrN(node, "dilations", spatial);
-  const std::vector<int64_t> pads = PadsAttrN(node, spatial);
-  const std::vector<int64_t> kernel(w.dims().begin() + 2, w.dims().end());
-  for (size_t a = 0; a < spatial; ++a) {
-    s.strides.push_back(stride[a]);
-    s.dilates.push_back(dilation[a] - 1);  // oneDNN counts the holes, 0 = dense
-    s.padding_l.push_back(pads[2 * a]);
-    if (transposed) {
-      // output_padding extends the end edge: it shows up as less end
-      // padding. Derived from the planned output so input_size is honoured.
-      const int64_t span = (x.dim(a + 2) - 1) * stride[a] + (kernel[a] - 1) * dilation[a] + 1;
-      s.padding_r.push_back(span - pads[2 * a] - y.dim(a + 2));
-    } else {
-      s.padding_r.push_back(pads[2 * a + 1]);
-    }
-  }
-  DescribeFilter(s, out_channels, in_channels, kernel, transposed);
-  const Tag data_tag = spatial == 3 ? Tag::ncdhw : Tag::nchw;
-  s.src = F32Desc(ToDnnlDims(x.dims()), data_tag);
-  s.dst = F32Desc(ToDnnlDims(y.dims()), data_tag);
-  s.has_bias = HasInput(node, inputs.bias);
-  if (s.has_bias) {
-    RequireInputDtype(node, inputs.bias, {DataType::kFloat});
-    if (InputShape(node, inputs.bias).NumElements() != out_channels) {
-      Fail(node, ErrorCode::kInvalidArgument, fmt::format("bias {} must have {} (output channels) elements",
-                                                          InputShape(node, inputs.bias).ToString(), out_channels));
-    }
-    s.bias = F32Desc({out_channels}, Tag::a);
-  }
-  s.constant_filter = node.input(inputs.filter)->constant();
+  DescribeFilter(s, g);
+  const Tag data_tag = g.kernel.size() == 3 ? Tag::ncdhw : Tag::nchw;
+  s.src = F32Desc(ToDnnlDims(g.x.dims()), data_tag);
+  s.dst = F32Desc(ToDnnlDims(g.y.dims()), data_tag);
+  s.has_bias = g.has_bias;
+  if (s.has_bias) s.bias = F32Desc({g.y.dim(1)}, Tag::a);
+  s.constant_filter = node.input(g.inputs.filter)->constant();
   return s;
 }
 
@@ -164,7 +178,9 @@ const dnnl::memory::desc& WeightsDescToBuild(const ConvSetup& s) {
 }
 
 std::unique_ptr<Kernel> MakeConv(const Node& node) {
-  const ConvSetup s = ReadSetup(node, kConvInputs, /*transposed=*/false);
+  const ConvGeometry g = ReadGeometry(node, kConvInputs, /*transposed=*/false);
+  if (g.dtype != DataType::kFloat) return MakeDirectConv(node, g);
+  const ConvSetup s = ReadSetup(node, g);
   return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
     using Conv = dnnl::convolution_forward;
     const dnnl::memory::desc no_bias;
@@ -177,7 +193,9 @@ std::unique_ptr<Kernel> MakeConv(const Node& node) {
 }
 
 std::unique_ptr<Kernel> MakeConvTranspose(const Node& node) {
-  const ConvSetup s = ReadSetup(node, kConvTransposeInputs, /*transposed=*/true);
+  const ConvGeometry g = ReadGeometry(node, kConvTransposeInputs, /*transposed=*/true);
+  if (g.dtype != DataType::kFloat) return MakeDirectConv(node, g);
+  const ConvSetup s = ReadSetup(node, g);
   return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
     using Deconv = dnnl::deconvolution_forward;
     const dnnl::memory::desc no_bias;
@@ -192,10 +210,10 @@ std::unique_ptr<Kernel> MakeConvTranspose(const Node& node) {
 }  // namespace
 
 void RegisterConvKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "Conv2D", {DataType::kFloat}, MakeConv);
-  RegisterKernel(registry, "Conv3D", {DataType::kFloat}, MakeConv);
+  RegisterKernel(registry, "Conv2D", ConvDtypes(), MakeConv);
+  RegisterKernel(registry, "Conv3D", ConvDtypes(), MakeConv);
   // Keyed by its first input, input_size (the output shape as int32/int64);
-  // x and filter are checked to be float32 when the kernel is built.
+  // the dtype of x and filter is checked when the kernel is built.
   RegisterKernel(registry, "Conv2DTranspose", {DataType::kInt32, DataType::kInt64}, MakeConvTranspose);
   RegisterKernel(registry, "Conv3DTranspose", {DataType::kInt32, DataType::kInt64}, MakeConvTranspose);
 }

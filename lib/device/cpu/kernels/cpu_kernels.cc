@@ -37,6 +37,12 @@ void RegisterCpuKernels(KernelRegistry& registry) {
   RegisterIntegerConvKernels(registry);
   RegisterRecurrentKernels(registry);
   RegisterLossKernels(registry);
+  RegisterNonMaxSuppressionKernels(registry);
+  RegisterRoiAlignKernels(registry);
+  RegisterGridSampleKernels(registry);
+  RegisterWindowKernels(registry);
+  RegisterDftKernels(registry);
+  RegisterMelWeightMatrixKernels(registry);
 }
 
 }  // namespace ge::device::cpu

@@ -42,5 +42,11 @@ void RegisterIntegerMatMulKernels(KernelRegistry& registry);
 void RegisterIntegerConvKernels(KernelRegistry& registry);
 void RegisterRecurrentKernels(KernelRegistry& registry);
 void RegisterLossKernels(KernelRegistry& registry);
+void RegisterNonMaxSuppressionKernels(KernelRegistry& registry);
+void RegisterRoiAlignKernels(KernelRegistry& registry);
+void RegisterGridSampleKernels(KernelRegistry& registry);
+void RegisterWindowKernels(KernelRegistry& registry);
+void RegisterDftKernels(KernelRegistry& registry);
+void RegisterMelWeightMatrixKernels(KernelRegistry& registry);
 
 }  // namespace ge::device::cpu

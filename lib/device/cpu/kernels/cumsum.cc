@@ -1,6 +1,8 @@
 // Cumsum (ONNX CumSum): running sums along an axis read at run time;
 // exclusive leaves each element out of its own sum, reverse runs from the end.
+// float16/bfloat16 sums run in float, each output rounded once.
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/index_utils.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
@@ -27,15 +29,15 @@ class CumsumKernel final : public Kernel {
 #pragma omp parallel for if (outer * n * inner > kParallelGrain)
     for (int64_t line = 0; line < outer * inner; ++line) {
       const int64_t base = (line / inner) * n * inner + line % inner;
-      T sum = T(0);
+      Compute<T> sum{};
       for (int64_t step = 0; step < n; ++step) {
         const int64_t at = base + (reverse_ ? n - 1 - step : step) * inner;
         if (exclusive_) {
-          y[at] = sum;
-          sum = static_cast<T>(sum + x[at]);
+          y[at] = Store<T>(sum);
+          sum = static_cast<Compute<T>>(sum + Load(x[at]));
         } else {
-          sum = static_cast<T>(sum + x[at]);
-          y[at] = sum;
+          sum = static_cast<Compute<T>>(sum + Load(x[at]));
+          y[at] = Store<T>(sum);
         }
       }
     }
@@ -50,7 +52,7 @@ class CumsumKernel final : public Kernel {
 
 std::unique_ptr<Kernel> MakeCumsum(const Node& node) {
   if (InputShape(node, 0).rank() == 0) Fail(node, ErrorCode::kInvalidArgument, "x must have rank >= 1");
-  return DispatchDtype(node, InputDtype(node, 0), OrderedTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), NumericTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<CumsumKernel<typename decltype(tag)::type>>(node);
   });
 }
@@ -58,7 +60,7 @@ std::unique_ptr<Kernel> MakeCumsum(const Node& node) {
 }  // namespace
 
 void RegisterCumsumKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "Cumsum", DataTypesOf(OrderedTypes{}), MakeCumsum);
+  RegisterKernel(registry, "Cumsum", DataTypesOf(NumericTypes{}), MakeCumsum);
 }
 
 }  // namespace ge::device::cpu

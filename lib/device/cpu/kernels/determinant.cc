@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
@@ -45,8 +46,9 @@ class DeterminantKernel final : public Kernel {
     T* y = ctx.outputs[0].as<T>();
 #pragma omp parallel for if (batch_ * n_ * n_ * n_ > kParallelGrain)
     for (int64_t b = 0; b < batch_; ++b) {
-      std::vector<double> matrix(x + b * n_ * n_, x + (b + 1) * n_ * n_);
-      y[b] = static_cast<T>(Determinant(matrix, n_));
+      std::vector<double> matrix(static_cast<size_t>(n_ * n_));
+      for (int64_t i = 0; i < n_ * n_; ++i) matrix[i] = static_cast<double>(Load(x[b * n_ * n_ + i]));
+      y[b] = Store<T>(Determinant(matrix, n_));
     }
   }
 
@@ -61,7 +63,7 @@ std::unique_ptr<Kernel> MakeDeterminant(const Node& node) {
   }
   const int64_t n = x.dim(x.rank() - 1);
   const int64_t batch = Product(std::span(x.dims()).first(x.rank() - 2));
-  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<DeterminantKernel<typename decltype(tag)::type>>(batch, n);
   });
 }
@@ -69,7 +71,7 @@ std::unique_ptr<Kernel> MakeDeterminant(const Node& node) {
 }  // namespace
 
 void RegisterDeterminantKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "MatrixDeterminant", DataTypesOf(FloatTypes{}), MakeDeterminant);
+  RegisterKernel(registry, "MatrixDeterminant", DataTypesOf(HalfFloatTypes{}), MakeDeterminant);
 }
 
 }  // namespace ge::device::cpu

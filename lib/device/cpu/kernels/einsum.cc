@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "graph/einsum_equation.h"
 
@@ -25,7 +26,8 @@ struct EinsumPlan {
 
 template <typename T>
 class EinsumKernel final : public Kernel {
-  using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+  // Float products and sums in double (float16/bfloat16 widened through Load()), integers in their own type.
+  using Acc = std::conditional_t<std::is_floating_point_v<Compute<T>>, double, T>;
 
  public:
   explicit EinsumKernel(EinsumPlan plan) : plan_(std::move(plan)) {}
@@ -56,10 +58,10 @@ class EinsumKernel final : public Kernel {
           r /= plan_.sum_sizes[l];
           for (size_t i = 0; i < operands; ++i) offset[i] += v * plan_.sum_steps[i][l];
         }
-        for (size_t i = 0; i < operands; ++i) product *= static_cast<Acc>(in[i][offset[i]]);
+        for (size_t i = 0; i < operands; ++i) product *= static_cast<Acc>(Load(in[i][offset[i]]));
         sum += product;
       }
-      y[flat] = static_cast<T>(sum);
+      y[flat] = Store<T>(sum);
     }
   }
 
@@ -117,7 +119,7 @@ EinsumPlan PlanEinsum(const Node& node) {
   return plan;
 }
 
-using EinsumTypes = TypeList<float, double, int32_t, int64_t, uint32_t, uint64_t>;
+using EinsumTypes = NumericTypes;
 
 std::unique_ptr<Kernel> MakeEinsum(const Node& node) {
   EinsumPlan plan = PlanEinsum(node);

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
+#include <vector>
 
 #include "device/cpu/kernels/kernel_utils.h"
 
@@ -53,6 +55,54 @@ inline T Store(C v) {
     return static_cast<T>(v);
   }
 }
+
+// n elements as their Compute type. Kernels that read each half element many
+// times (convolution, matmul) widen it once: without hardware conversions a
+// float16 load is a library call.
+template <typename T>
+std::vector<Compute<T>> Widened(const T* data, int64_t n) {
+  std::vector<Compute<T>> out(static_cast<size_t>(n));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = Load(data[i]);
+  return out;
+}
+
+// A float32 kernel run for float16/bfloat16 (T) storage: the T inputs are
+// widened to float copies, the inner kernel fills float buffers for the T
+// outputs, which are then rounded once. For kernels whose half-precision
+// path needs nothing but float arithmetic (the recurrent ops).
+template <typename T>
+class WidenedKernel final : public Kernel {
+ public:
+  explicit WidenedKernel(std::unique_ptr<Kernel> inner) : inner_(std::move(inner)) {}
+
+  void Run(const KernelContext& ctx) const override {
+    constexpr DataType kHalf = DataTypeOf<T>::value;
+    std::vector<std::vector<float>> buffers;
+    auto widen = [&](TensorView& view, bool copy) {
+      if (view.data == nullptr || view.dtype != kHalf) return;
+      std::vector<float>& buffer =
+          buffers.emplace_back(copy ? Widened(view.as<const T>(), view.num_elements())
+                                    : std::vector<float>(static_cast<size_t>(view.num_elements())));
+      view = {DataType::kFloat, view.shape, buffer.data()};
+    };
+    std::vector<TensorView> inputs(ctx.inputs.begin(), ctx.inputs.end());
+    std::vector<TensorView> outputs(ctx.outputs.begin(), ctx.outputs.end());
+    for (TensorView& view : inputs) widen(view, /*copy=*/true);
+    for (TensorView& view : outputs) widen(view, /*copy=*/false);
+    inner_->Run(KernelContext{inputs, outputs, ctx.workspace, ctx.stream});
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      if (outputs[o].data == ctx.outputs[o].data) continue;  // not a T output
+      const float* wide = outputs[o].as<const float>();
+      T* narrow = ctx.outputs[o].as<T>();
+      for (int64_t i = 0; i < outputs[o].num_elements(); ++i) narrow[i] = Store<T>(wide[i]);
+    }
+  }
+
+  size_t WorkspaceBytes() const override { return inner_->WorkspaceBytes(); }
+
+ private:
+  std::unique_ptr<Kernel> inner_;
+};
 
 // The dtype lists of the elementwise kernels.
 using HalfFloatTypes = TypeList<float, double, _Float16, BFloat16>;

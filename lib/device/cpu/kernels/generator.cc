@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/index_utils.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
@@ -39,15 +40,17 @@ template <typename T>
 class RangeKernel final : public Kernel {
  public:
   void Run(const KernelContext& ctx) const override {
-    const T start = *ctx.inputs[0].as<const T>();
-    const T delta = *ctx.inputs[2].as<const T>();
+    const Compute<T> start = Load(*ctx.inputs[0].as<const T>());
+    const Compute<T> delta = Load(*ctx.inputs[2].as<const T>());
     T* y = ctx.outputs[0].as<T>();
     const int64_t n = ctx.outputs[0].num_elements();
-    for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+    for (int64_t i = 0; i < n; ++i) {
+      y[i] = Store<T>(static_cast<Compute<T>>(start + static_cast<Compute<T>>(i) * delta));
+    }
   }
 };
 
-using RangeTypes = TypeList<float, double, int16_t, int32_t, int64_t>;
+using RangeTypes = TypeList<float, double, _Float16, BFloat16, int16_t, int32_t, int64_t>;
 
 std::unique_ptr<Kernel> MakeRange(const Node& node) {
   for (size_t i = 0; i < 3; ++i) {
@@ -77,7 +80,7 @@ class OneHotKernel final : public Kernel {
     std::fill_n(y, outer_ * depth_ * inner_, off);
     for (int64_t o = 0; o < outer_; ++o) {
       for (int64_t i = 0; i < inner_; ++i) {
-        auto index = static_cast<int64_t>(indices[o * inner_ + i]);
+        auto index = static_cast<int64_t>(Load(indices[o * inner_ + i]));
         if (index < 0) index += depth_;
         if (index >= 0 && index < depth_) y[(o * depth_ + index) * inner_ + i] = on;
       }
@@ -100,7 +103,7 @@ std::unique_ptr<Kernel> MakeOneHot(const Node& node) {
   if (InputShape(node, 2).NumElements() != 1 || InputShape(node, 3).NumElements() != 1) {
     Fail(node, ErrorCode::kInvalidArgument, "on_value and off_value must be scalars");
   }
-  return DispatchDtype(node, InputDtype(node, 0), OrderedTypes{}, [&](auto index_tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), NumericTypes{}, [&](auto index_tag) -> std::unique_ptr<Kernel> {
     return DispatchElementSize(node, InputDtype(node, 2), [&](auto tag) -> std::unique_ptr<Kernel> {
       return std::make_unique<OneHotKernel<typename decltype(index_tag)::type, typename decltype(tag)::type>>(
           outer, y.dim(axis), inner);
@@ -172,7 +175,7 @@ void RegisterGeneratorKernels(KernelRegistry& registry) {
   const std::vector<DataType> all = DataTypesOf(AllTypes{});
   RegisterKernel(registry, "Fill", DataTypesOf(TypeList<int32_t, int64_t>{}), MakeFill);
   RegisterKernel(registry, "Range", DataTypesOf(RangeTypes{}), MakeRange);
-  RegisterKernel(registry, "OneHot", DataTypesOf(OrderedTypes{}), MakeOneHot);
+  RegisterKernel(registry, "OneHot", DataTypesOf(NumericTypes{}), MakeOneHot);
   RegisterKernel(registry, "EyeLike", all, MakeEyeLike);
   RegisterKernel(registry, "Size", all, MakeSize);
 }

@@ -1,5 +1,5 @@
 // Helpers shared by the kernels that address elements through index tensors
-// or compare elements (gather/scatter, TopK, ArgMax, Cumsum, OneHot).
+// or read an axis at run time (gather/scatter, ArgMax, Cumsum).
 #pragma once
 
 #include <string>
@@ -10,11 +10,6 @@
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
-
-// The dtypes with native C++ arithmetic and ordering: every numeric type
-// except bfloat16 (a storage-only struct here).
-using OrderedTypes = TypeList<float, double, _Float16, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t,
-                              int64_t, uint64_t>;
 
 // Wraps a negative index into [0, dim); throws naming the node (`label`) when
 // it lies outside [-dim, dim). Called before any parallel loop, so a bad index

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "graph/shape_inference_utils.h"
 
@@ -69,6 +70,16 @@ std::vector<int64_t> NormalizeAxesOf(const Node& node, const std::vector<int64_t
     normalized.push_back(a);
   }
   return normalized;
+}
+
+size_t ChoiceIndex(const Node& node, std::string_view attr, std::initializer_list<std::string_view> valid) {
+  const std::string& value = node.attrs().GetString(std::string(attr));
+  const auto* found = std::find(valid.begin(), valid.end(), value);
+  if (found == valid.end()) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("attribute '{}' is '{}'; valid: {}", attr, value, fmt::join(valid, ", ")));
+  }
+  return static_cast<size_t>(found - valid.begin());
 }
 
 void RequireNchw(const Node& node) {

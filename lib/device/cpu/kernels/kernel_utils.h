@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -35,6 +36,10 @@ void RequireInputDtype(const Node& node, size_t i, const std::vector<DataType>& 
 int64_t NormalizeAxisOf(const Node& node, int64_t axis, size_t rank, std::string_view attr);
 std::vector<int64_t> NormalizeAxesOf(const Node& node, const std::vector<int64_t>& axes, size_t rank,
                                      std::string_view attr);
+
+// The position of string attribute `attr` among `valid`; fails
+// (kInvalidArgument) naming the node, the value and the valid choices.
+size_t ChoiceIndex(const Node& node, std::string_view attr, std::initializer_list<std::string_view> valid);
 
 // 4-D ops: data_format must be "NCHW" (the only layout of the first release).
 void RequireNchw(const Node& node);

@@ -1,13 +1,19 @@
 // MatMulV2 and BatchMatMulV2 (numpy matmul: batch broadcasting, 1-D
-// operands, transposed operands, optional bias [N]) on float32 through
-// oneDNN's matmul primitive. A constant x2 (the weights of a fully connected
-// layer) is reordered once into oneDNN's preferred layout.
+// operands, transposed operands, optional bias [N]). float32 runs through
+// oneDNN's matmul primitive; a constant x2 (the weights of a fully connected
+// layer) is reordered once into oneDNN's preferred layout. The dtypes oneDNN
+// lacks (float64, float16, bfloat16 and the 32/64-bit integers of ONNX
+// MatMul) run a direct loop: floats accumulate in double, integers in their
+// own width with wrap-around.
 #include <optional>
+#include <concepts>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "graph/shape_inference_utils.h"
 
@@ -87,12 +93,143 @@ class MatMulKernel final : public Kernel {
   std::optional<dnnl::memory> packed_b_;
 };
 
+using DirectMatMulTypes = TypeList<double, _Float16, BFloat16, int32_t, uint32_t, int64_t, uint64_t>;
+
+// float32 (oneDNN) and the direct loop's dtypes.
+const std::vector<DataType>& MatMulDtypes() {
+  static const std::vector<DataType> dtypes = [] {
+    std::vector<DataType> all = DataTypesOf(DirectMatMulTypes{});
+    all.insert(all.begin(), DataType::kFloat);
+    return all;
+  }();
+  return dtypes;
+}
+
+// Accumulator of the direct loop: double for the float types; for integers
+// the unsigned type of the same width, whose arithmetic wraps (two's
+// complement) where the signed one would overflow.
+template <typename T>
+struct AccumulatorOf {
+  using type = double;
+};
+template <std::integral T>
+struct AccumulatorOf<T> {
+  using type = std::make_unsigned_t<T>;
+};
+template <typename T>
+using Accumulator = typename AccumulatorOf<T>::type;
+
+template <typename T>
+Accumulator<T> Widen(T v) {
+  return static_cast<Accumulator<T>>(Load(v));
+}
+
+// Element strides of a stored operand: logical (row, col) -> row * row_stride + col * col_stride.
+struct MatrixStrides {
+  int64_t row, col, matrix;
+};
+MatrixStrides StridesOf(const MatrixOperand& m) {
+  return m.transposed ? MatrixStrides{1, m.rows, m.rows * m.cols} : MatrixStrides{m.cols, 1, m.rows * m.cols};
+}
+
+// The offsets (in matrices) of x1 and x2 for each output matrix, following numpy batch broadcasting.
+std::vector<int64_t> BatchOffsets(const std::vector<int64_t>& operand_batch, const Shape& batch) {
+  const std::vector<int64_t> padded = [&] {
+    std::vector<int64_t> dims(batch.rank() - operand_batch.size(), 1);
+    dims.insert(dims.end(), operand_batch.begin(), operand_batch.end());
+    return dims;
+  }();
+  const std::vector<int64_t> strides = RowMajorStrides(padded);
+  std::vector<int64_t> offsets(batch.NumElements());
+  for (int64_t flat = 0; flat < batch.NumElements(); ++flat) {
+    int64_t rest = flat, offset = 0;
+    for (size_t a = batch.rank(); a-- > 0;) {
+      const int64_t index = rest % batch.dim(a);
+      rest /= batch.dim(a);
+      if (padded[a] != 1) offset += index * strides[a];
+    }
+    offsets[flat] = offset;
+  }
+  return offsets;
+}
+
+template <typename T>
+class DirectMatMulKernel final : public Kernel {
+ public:
+  DirectMatMulKernel(const MatrixOperand& a, const MatrixOperand& b, const Shape& batch, bool has_bias)
+      : a_(StridesOf(a)),
+        b_(StridesOf(b)),
+        a_offsets_(BatchOffsets(a.batch, batch)),
+        b_offsets_(BatchOffsets(b.batch, batch)),
+        m_(a.rows),
+        k_(a.cols),
+        n_(b.cols),
+        a_elements_(Product(a.batch) * a.rows * a.cols),
+        b_elements_(Product(b.batch) * b.rows * b.cols),
+        has_bias_(has_bias) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const T* x1 = ctx.inputs[0].as<T>();
+    const T* x2 = ctx.inputs[1].as<T>();
+    const T* bias = has_bias_ ? ctx.inputs[2].as<T>() : nullptr;
+    T* y = ctx.outputs[0].as<T>();
+    if constexpr (kIsHalf<T>) {
+      const std::vector<float> wide_bias = has_bias_ ? Widened(bias, n_) : std::vector<float>{};
+      Multiply(Widened(x1, a_elements_).data(), Widened(x2, b_elements_).data(),
+               has_bias_ ? wide_bias.data() : nullptr, y);
+    } else {
+      Multiply(x1, x2, bias, y);
+    }
+  }
+
+ private:
+  // S: the element type read (T, or float for the half types, widened once per run).
+  template <typename S>
+  void Multiply(const S* x1, const S* x2, const S* bias, T* y) const {
+    using Acc = Accumulator<S>;
+    const int64_t rows = static_cast<int64_t>(a_offsets_.size()) * m_;
+    const bool parallel = rows > 1 && rows * k_ * n_ > kParallelGrain;
+#pragma omp parallel for if (parallel)
+    for (int64_t row = 0; row < rows; ++row) {
+      const int64_t matrix = row / m_, i = row % m_;
+      const S* a = x1 + a_offsets_[matrix] * a_.matrix + i * a_.row;
+      const S* b = x2 + b_offsets_[matrix] * b_.matrix;
+      std::vector<Acc> acc(n_);
+      for (int64_t j = 0; j < n_; ++j) acc[j] = bias != nullptr ? Widen(bias[j]) : Acc{};
+      if (b_.col == 1) {
+        // x2 rows are contiguous: add a[p] * x2[p, :] row by row.
+        for (int64_t p = 0; p < k_; ++p) {
+          const Acc ap = Widen(a[p * a_.col]);
+          const S* b_row = b + p * b_.row;
+          for (int64_t j = 0; j < n_; ++j) acc[j] += ap * Widen(b_row[j]);
+        }
+      } else {
+        // x2 is stored transposed: its columns are contiguous, so take dot products.
+        for (int64_t j = 0; j < n_; ++j) {
+          const S* b_col = b + j * b_.col;
+          Acc sum{};
+          for (int64_t p = 0; p < k_; ++p) sum += Widen(a[p * a_.col]) * Widen(b_col[p]);
+          acc[j] += sum;
+        }
+      }
+      T* dst = y + row * n_;
+      for (int64_t j = 0; j < n_; ++j) dst[j] = Store<T>(static_cast<Compute<T>>(acc[j]));
+    }
+  }
+
+  MatrixStrides a_, b_;
+  std::vector<int64_t> a_offsets_, b_offsets_;
+  int64_t m_, k_, n_, a_elements_, b_elements_;
+  bool has_bias_;
+};
+
 std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_attr, const char* transpose_b_attr) {
-  RequireInputDtype(node, 0, {DataType::kFloat});
-  RequireInputDtype(node, 1, {DataType::kFloat});
+  RequireInputDtype(node, 0, MatMulDtypes());
+  const DataType dtype = InputDtype(node, 0);
+  RequireInputDtype(node, 1, {dtype});
   if (HasInput(node, 3) || node.attrs().GetInt("offset_x") != 0) {
     Fail(node, ErrorCode::kUnsupported,
-         "offset_w / offset_x (quantized matmul) are not supported by the float32 kernel");
+         "offset_w / offset_x (quantized matmul) are not supported by the float and integer kernels");
   }
   const Shape& a_shape = InputShape(node, 0);
   const Shape& b_shape = InputShape(node, 1);
@@ -120,17 +257,24 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
          fmt::format("output shape {} does not match x1 {} @ x2 {}", OutputShape(node, 0).ToString(),
                      a_shape.ToString(), b_shape.ToString()));
   }
+  if (HasInput(node, 2)) {
+    RequireInputDtype(node, 2, {dtype});
+    if (InputShape(node, 2).NumElements() != n) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("bias {} must have N = {} elements", InputShape(node, 2).ToString(), n));
+    }
+  }
+  if (dtype != DataType::kFloat) {
+    return DispatchDtype(node, dtype, DirectMatMulTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+      return std::make_unique<DirectMatMulKernel<typename decltype(tag)::type>>(a, b, batch, HasInput(node, 2));
+    });
+  }
   const size_t rank = batch.rank() + 2;
   std::vector<int64_t> dst_dims = batch.dims();
   dst_dims.push_back(m);
   dst_dims.push_back(n);
   std::optional<dnnl::memory::desc> bias;
   if (HasInput(node, 2)) {
-    RequireInputDtype(node, 2, {DataType::kFloat});
-    if (InputShape(node, 2).NumElements() != n) {
-      Fail(node, ErrorCode::kInvalidArgument,
-           fmt::format("bias {} must have N = {} elements", InputShape(node, 2).ToString(), n));
-    }
     std::vector<int64_t> bias_dims(rank, 1);
     bias_dims.back() = n;
     bias = F32Desc(ToDnnlDims(bias_dims), ToDnnlDims(RowMajorStrides(bias_dims)));
@@ -153,9 +297,9 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
 }  // namespace
 
 void RegisterMatMulKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "MatMulV2", {DataType::kFloat},
+  RegisterKernel(registry, "MatMulV2", MatMulDtypes(),
                  [](const Node& node) { return MakeMatMul(node, "transpose_x1", "transpose_x2"); });
-  RegisterKernel(registry, "BatchMatMulV2", {DataType::kFloat},
+  RegisterKernel(registry, "BatchMatMulV2", MatMulDtypes(),
                  [](const Node& node) { return MakeMatMul(node, "adj_x1", "adj_x2"); });
 }
 

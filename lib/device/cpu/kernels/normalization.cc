@@ -1,4 +1,5 @@
-// BatchNorm (inference), LayerNorm, InstanceNorm and LRN.
+// BatchNorm (inference), LayerNorm, InstanceNorm and LRN. float16/bfloat16
+// elements are computed on in float (statistics in double) and rounded once.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -6,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
@@ -27,10 +29,11 @@ class BatchNormKernel final : public Kernel {
     const T* mean = ctx.inputs[3].as<const T>();
     const T* variance = ctx.inputs[4].as<const T>();
     T* y = ctx.outputs[0].as<T>();
-    std::vector<T> a(channels_), b(channels_);
+    using C = Compute<T>;
+    std::vector<C> a(channels_), b(channels_);
     for (int64_t c = 0; c < channels_; ++c) {
-      a[c] = scale[c] / std::sqrt(variance[c] + static_cast<T>(epsilon_));
-      b[c] = offset[c] - mean[c] * a[c];
+      a[c] = Load(scale[c]) / std::sqrt(Load(variance[c]) + static_cast<C>(epsilon_));
+      b[c] = Load(offset[c]) - Load(mean[c]) * a[c];
     }
     const int64_t planes = batch_ * channels_;
 #pragma omp parallel for if (planes * spatial_ > kParallelGrain)
@@ -38,8 +41,8 @@ class BatchNormKernel final : public Kernel {
       const int64_t c = p % channels_;
       const T* in = x + p * spatial_;
       T* out = y + p * spatial_;
-      const T ac = a[c], bc = b[c];
-      for (int64_t i = 0; i < spatial_; ++i) out[i] = in[i] * ac + bc;
+      const C ac = a[c], bc = b[c];
+      for (int64_t i = 0; i < spatial_; ++i) out[i] = Store<T>(Load(in[i]) * ac + bc);
     }
   }
 
@@ -66,7 +69,7 @@ std::unique_ptr<Kernel> MakeBatchNorm(const Node& node) {
   }
   const int64_t spatial = Product(std::span(x.dims()).subspan(2));
   const float epsilon = node.attrs().GetFloat("epsilon");
-  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<BatchNormKernel<typename decltype(tag)::type>>(x.dim(0), channels, spatial, epsilon);
   });
 }
@@ -81,11 +84,11 @@ struct Moments {
 template <typename T>
 Moments ComputeMoments(const T* in, int64_t n) {
   double sum = 0;
-  for (int64_t i = 0; i < n; ++i) sum += in[i];
+  for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(Load(in[i]));
   const double mean = sum / static_cast<double>(n);
   double squares = 0;
   for (int64_t i = 0; i < n; ++i) {
-    const double d = in[i] - mean;
+    const double d = static_cast<double>(Load(in[i])) - mean;
     squares += d * d;
   }
   return {mean, squares / static_cast<double>(n)};
@@ -112,19 +115,22 @@ class LayerNormKernel final : public Kernel {
       const T* in = x + r * cols_;
       T* out = y + r * cols_;
       const auto [mean, variance] = ComputeMoments(in, cols_);
-      const T inv_std = static_cast<T>(1.0 / std::sqrt(variance + epsilon_));
-      const T m = static_cast<T>(mean);
+      using C = Compute<T>;
+      const C inv_std = static_cast<C>(1.0 / std::sqrt(variance + epsilon_));
+      const C m = static_cast<C>(mean);
       if (params_ == cols_) {  // the usual case: one gamma per normalized element
-        for (int64_t c = 0; c < cols_; ++c) out[c] = (in[c] - m) * inv_std * gamma[c] + beta[c];
+        for (int64_t c = 0; c < cols_; ++c) {
+          out[c] = Store<T>((Load(in[c]) - m) * inv_std * Load(gamma[c]) + Load(beta[c]));
+        }
       } else {
         const int64_t param_base = (r * cols_) % params_;
         for (int64_t c = 0; c < cols_; ++c) {
           const int64_t p = (param_base + c) % params_;
-          out[c] = (in[c] - m) * inv_std * gamma[p] + beta[p];
+          out[c] = Store<T>((Load(in[c]) - m) * inv_std * Load(gamma[p]) + Load(beta[p]));
         }
       }
-      if (mean_out != nullptr) mean_out[r] = m;
-      if (var_out != nullptr) var_out[r] = static_cast<T>(variance);
+      if (mean_out != nullptr) mean_out[r] = Store<T>(m);
+      if (var_out != nullptr) var_out[r] = Store<T>(variance);
     }
   }
 
@@ -165,7 +171,7 @@ std::unique_ptr<Kernel> MakeLayerNorm(const Node& node) {
     }
   }
   const float epsilon = node.attrs().GetFloat("epsilon");
-  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<LayerNormKernel<typename decltype(tag)::type>>(rows, cols, params, epsilon);
   });
 }
@@ -190,9 +196,9 @@ class InstanceNormKernel final : public Kernel {
       const T* in = x + p * spatial_;
       T* out = y + p * spatial_;
       const auto [mean, variance] = ComputeMoments(in, spatial_);
-      const double scale = gamma[c] / std::sqrt(variance + epsilon_);
-      const double shift = beta[c] - mean * scale;
-      for (int64_t i = 0; i < spatial_; ++i) out[i] = static_cast<T>(in[i] * scale + shift);
+      const double scale = static_cast<double>(Load(gamma[c])) / std::sqrt(variance + epsilon_);
+      const double shift = static_cast<double>(Load(beta[c])) - mean * scale;
+      for (int64_t i = 0; i < spatial_; ++i) out[i] = Store<T>(static_cast<double>(Load(in[i])) * scale + shift);
     }
   }
 
@@ -215,7 +221,7 @@ std::unique_ptr<Kernel> MakeInstanceNorm(const Node& node) {
   }
   const int64_t spatial = Product(std::span(x.dims()).subspan(2));
   const float epsilon = node.attrs().GetFloat("epsilon");
-  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<InstanceNormKernel<typename decltype(tag)::type>>(x.dim(0), x.dim(1), spatial, epsilon);
   });
 }
@@ -243,10 +249,11 @@ class LrnKernel final : public Kernel {
       for (int64_t i = 0; i < spatial_; ++i) {
         double squares = 0;
         for (int64_t k = first; k <= last; ++k) {
-          const double v = image[k * spatial_ + i];
+          const double v = static_cast<double>(Load(image[k * spatial_ + i]));
           squares += v * v;
         }
-        y[p * spatial_ + i] = static_cast<T>(image[c * spatial_ + i] / std::pow(bias_ + alpha_ * squares, beta_));
+        y[p * spatial_ + i] =
+            Store<T>(static_cast<double>(Load(image[c * spatial_ + i])) / std::pow(bias_ + alpha_ * squares, beta_));
       }
     }
   }
@@ -268,7 +275,7 @@ std::unique_ptr<Kernel> MakeLrn(const Node& node) {
   const int64_t spatial = Product(std::span(x.dims()).subspan(2));
   const double bias = node.attrs().GetFloat("bias"), alpha = node.attrs().GetFloat("alpha");
   const double beta = node.attrs().GetFloat("beta");
-  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<LrnKernel<typename decltype(tag)::type>>(x.dim(0), x.dim(1), spatial, radius, bias, alpha,
                                                                     beta);
   });
@@ -277,10 +284,10 @@ std::unique_ptr<Kernel> MakeLrn(const Node& node) {
 }  // namespace
 
 void RegisterNormalizationKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "BatchNorm", DataTypesOf(FloatTypes{}), MakeBatchNorm);
-  RegisterKernel(registry, "LayerNorm", DataTypesOf(FloatTypes{}), MakeLayerNorm);
-  RegisterKernel(registry, "InstanceNorm", DataTypesOf(FloatTypes{}), MakeInstanceNorm);
-  RegisterKernel(registry, "LRN", DataTypesOf(FloatTypes{}), MakeLrn);
+  RegisterKernel(registry, "BatchNorm", DataTypesOf(HalfFloatTypes{}), MakeBatchNorm);
+  RegisterKernel(registry, "LayerNorm", DataTypesOf(HalfFloatTypes{}), MakeLayerNorm);
+  RegisterKernel(registry, "InstanceNorm", DataTypesOf(HalfFloatTypes{}), MakeInstanceNorm);
+  RegisterKernel(registry, "LRN", DataTypesOf(HalfFloatTypes{}), MakeLrn);
 }
 
 }  // namespace ge::device::cpu

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "device/cpu/kernels/window_attrs.h"
 
@@ -119,16 +120,17 @@ class MaxPoolKernel final : public Kernel {
             return;
           }
         }
-        T best = plane[((c[0] + first[0] * g.dilation[0]) * g.in[1] + c[1] + first[1] * g.dilation[1]) * g.in[2] +
-                       c[2] + first[2] * g.dilation[2]];
+        Compute<T> best = Load(plane[((c[0] + first[0] * g.dilation[0]) * g.in[1] + c[1] + first[1] * g.dilation[1]) *
+                                         g.in[2] +
+                                     c[2] + first[2] * g.dilation[2]]);
         for (int64_t i = first[0]; i < last[0]; ++i) {
           const int64_t d = c[0] + i * g.dilation[0];
           for (int64_t j = first[1]; j < last[1]; ++j) {
             const T* row = plane + (d * g.in[1] + c[1] + j * g.dilation[1]) * g.in[2] + c[2];
-            for (int64_t k = first[2]; k < last[2]; ++k) best = std::max(best, row[k * g.dilation[2]]);
+            for (int64_t k = first[2]; k < last[2]; ++k) best = std::max(best, Load(row[k * g.dilation[2]]));
           }
         }
-        y[out] = best;
+        y[out] = Store<T>(best);
       });
       return;
     }
@@ -136,7 +138,7 @@ class MaxPoolKernel final : public Kernel {
       const T* plane = x + p * g.in_plane();
       // The first real element seeds the maximum (no dtype-specific lowest value needed).
       bool seeded = false;
-      T best{};
+      Compute<T> best{};
       Dims3 at{0, 0, 0};
       for (int64_t i = 0; i < g.kernel[0]; ++i) {
         const int64_t d = c[0] + i * g.dilation[0];
@@ -147,15 +149,15 @@ class MaxPoolKernel final : public Kernel {
           const T* row = plane + (d * g.in[1] + h) * g.in[2];
           for (int64_t k = 0; k < g.kernel[2]; ++k) {
             const int64_t w = c[2] + k * g.dilation[2];
-            if (w >= 0 && w < g.in[2] && (!seeded || row[w] > best)) {
-              best = row[w];
+            if (w >= 0 && w < g.in[2] && (!seeded || Load(row[w]) > best)) {
+              best = Load(row[w]);
               at = {d, h, w};
               seeded = true;
             }
           }
         }
       }
-      y[out] = best;
+      y[out] = Store<T>(best);
       if (argmax != nullptr) {
         const int64_t within = column_major ? at[0] + (at[1] + at[2] * g.in[1]) * g.in[0]
                                             : (at[0] * g.in[1] + at[1]) * g.in[2] + at[2];
@@ -196,11 +198,11 @@ class AvgPoolKernel final : public Kernel {
       for (int64_t d = begin[0]; d < end[0]; ++d) {
         for (int64_t h = begin[1]; h < end[1]; ++h) {
           const T* row = plane + (d * g.in[1] + h) * g.in[2];
-          for (int64_t w = begin[2]; w < end[2]; ++w) sum += row[w];
+          for (int64_t w = begin[2]; w < end[2]; ++w) sum += static_cast<double>(Load(row[w]));
         }
       }
       const int64_t count = exclusive ? real : padded;
-      y[out] = static_cast<T>(count > 0 ? sum / static_cast<double>(count) : 0.0);
+      y[out] = Store<T>(count > 0 ? sum / static_cast<double>(count) : 0.0);
     });
   }
 
@@ -209,7 +211,8 @@ class AvgPoolKernel final : public Kernel {
   bool exclusive_;
 };
 
-using MaxPoolTypes = TypeList<float, double, _Float16, int8_t, uint8_t>;
+// Elements are compared and summed as Load() gives them (float16/bfloat16 in float).
+using MaxPoolTypes = TypeList<float, double, _Float16, BFloat16, int8_t, uint8_t>;
 
 // MaxPoolWithArgmax has the argmax output and its storage_order.
 std::unique_ptr<Kernel> MakeMaxPool(const Node& node) {
@@ -229,7 +232,7 @@ std::unique_ptr<Kernel> MakeAvgPool(const Node& node) {
   const PoolGeometry g = ReadGeometry(node, /*has_dilations=*/false);
   const bool exclusive = node.attrs().Has("exclusive") ? node.attrs().GetBool("exclusive")
                                                        : !node.attrs().GetBool("count_include_pad");
-  return DispatchDtype(node, InputDtype(node, 0), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<AvgPoolKernel<typename decltype(tag)::type>>(g, exclusive);
   });
 }
@@ -305,8 +308,8 @@ void RegisterPoolingKernels(KernelRegistry& registry) {
   RegisterKernel(registry, "MaxPoolV3", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
   RegisterKernel(registry, "MaxPool3D", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
   RegisterKernel(registry, "MaxPoolWithArgmax", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
-  RegisterKernel(registry, "AvgPoolV2", DataTypesOf(FloatTypes{}), MakeAvgPool);
-  RegisterKernel(registry, "AvgPool3D", DataTypesOf(FloatTypes{}), MakeAvgPool);
+  RegisterKernel(registry, "AvgPoolV2", DataTypesOf(HalfFloatTypes{}), MakeAvgPool);
+  RegisterKernel(registry, "AvgPool3D", DataTypesOf(HalfFloatTypes{}), MakeAvgPool);
   RegisterKernel(registry, "MaxUnpool", DataTypesOf(AllTypes{}), MakeMaxUnpool);
 }
 

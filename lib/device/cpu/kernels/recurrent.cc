@@ -6,10 +6,11 @@
 // are independent, so they run in parallel — and a cell type computes one
 // time step from the input projection W x + Wb and the recurrent projection
 // R h + Rb. Steps at or past a row's sequence length leave Y zero and the
-// state unchanged.
+// state unchanged. float16/bfloat16 run the float32 kernel on widened copies.
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "device/cpu/kernels/recurrent_activation.h"
 
@@ -263,17 +264,22 @@ std::unique_ptr<Kernel> MakeRecurrent(const Node& node) {
     require(kPeepholes, {plan.directions, 3 * plan.hidden}, "p");
   }
   plan.activations = ReadRecurrentActivations(node, Cell::Defaults(), plan.directions);
-  return DispatchDtype(node, InputDtype(node, kX), FloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<RecurrentKernel<typename decltype(tag)::type, Cell>>(node, plan);
+  return DispatchDtype(node, InputDtype(node, kX), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsHalf<T>) {
+      return std::make_unique<WidenedKernel<T>>(std::make_unique<RecurrentKernel<float, Cell>>(node, plan));
+    } else {
+      return std::make_unique<RecurrentKernel<T, Cell>>(node, plan);
+    }
   });
 }
 
 }  // namespace
 
 void RegisterRecurrentKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "CommonRNN", DataTypesOf(FloatTypes{}), MakeRecurrent<RnnCell>);
-  RegisterKernel(registry, "CommonGRU", DataTypesOf(FloatTypes{}), MakeRecurrent<GruCell>);
-  RegisterKernel(registry, "CommonLSTM", DataTypesOf(FloatTypes{}), MakeRecurrent<LstmCell>);
+  RegisterKernel(registry, "CommonRNN", DataTypesOf(HalfFloatTypes{}), MakeRecurrent<RnnCell>);
+  RegisterKernel(registry, "CommonGRU", DataTypesOf(HalfFloatTypes{}), MakeRecurrent<GruCell>);
+  RegisterKernel(registry, "CommonLSTM", DataTypesOf(HalfFloatTypes{}), MakeRecurrent<LstmCell>);
 }
 
 }  // namespace ge::device::cpu

@@ -1,7 +1,9 @@
 // ReduceSumD, ReduceMeanD, ReduceMaxD, ReduceMinD, ReduceProdD and the norm-like
 // ReduceL1D, ReduceL2D, ReduceSumSquareD, ReduceLogSumD, ReduceLogSumExpD over
 // any set of axes; ReduceSum with the axes as an input read at run time.
-// keep_dims only changes the output shape, not the data.
+// keep_dims only changes the output shape, not the data. The reducers see
+// elements as Load() gives them (float16/bfloat16 widened to float) and the
+// result is rounded back to the dtype once.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
@@ -163,7 +166,7 @@ ReducePlan PlanReduce(const std::vector<int64_t>& in_dims, const std::vector<boo
 // Reduces x into y as the plan says.
 template <typename T, template <typename> class Reducer>
 void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
-  using R = Reducer<T>;
+  using R = Reducer<Compute<T>>;
   using Acc = typename R::Acc;
   const int64_t outputs = plan.outer.size();
   const int64_t reduced = plan.reduced.size();
@@ -176,9 +179,9 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
       Acc acc = R::Init();
       for (int64_t r = 0; r < reduced; ++r) {
         const T* run = x + base + plan.reduced.Offset(r);
-        for (int64_t j = 0; j < inner; ++j) acc = R::Step(acc, run[j]);
+        for (int64_t j = 0; j < inner; ++j) acc = R::Step(acc, Load(run[j]));
       }
-      y[o] = R::Finish(acc, plan.count);
+      y[o] = Store<T>(R::Finish(acc, plan.count));
     }
   } else {
 #pragma omp parallel for if (work > kParallelGrain)
@@ -187,10 +190,10 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
       std::vector<Acc> acc(static_cast<size_t>(inner), R::Init());
       for (int64_t r = 0; r < reduced; ++r) {
         const T* run = x + base + plan.reduced.Offset(r);
-        for (int64_t j = 0; j < inner; ++j) acc[j] = R::Step(acc[j], run[j]);
+        for (int64_t j = 0; j < inner; ++j) acc[j] = R::Step(acc[j], Load(run[j]));
       }
       T* out = y + o * inner;
-      for (int64_t j = 0; j < inner; ++j) out[j] = R::Finish(acc[j], plan.count);
+      for (int64_t j = 0; j < inner; ++j) out[j] = Store<T>(R::Finish(acc[j], plan.count));
     }
   }
 }
@@ -250,8 +253,9 @@ class ReduceSumAxesInputKernel final : public Kernel {
   bool noop_;
 };
 
-// ONNX's reductions take the unsigned 32/64-bit types besides the arithmetic ones.
-using ReduceTypes = TypeList<float, double, int32_t, int64_t, uint32_t, uint64_t>;
+// Every numeric dtype: ONNX's reductions take float16, bfloat16 and the 32/64-bit integers, ReduceMax/Min
+// also the 8-bit ones; the 16-bit integers come at no extra cost.
+using ReduceTypes = NumericTypes;
 
 template <template <typename> class Reducer>
 void RegisterReduce(KernelRegistry& registry, const std::string& op_type) {

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
@@ -204,7 +205,7 @@ class ResizeKernel final : public Kernel {
         outside = outside || points[d]->outside;
       }
       if (outside) {
-        y[flat] = static_cast<T>(params_.extrapolation);
+        y[flat] = Store<T>(params_.extrapolation);
         continue;
       }
       std::vector<size_t> tap(rank, 0);
@@ -217,7 +218,7 @@ class ResizeKernel final : public Kernel {
           offset += t.index * in_strides[d];
           weight *= t.weight;
         }
-        sum += weight * static_cast<double>(x[offset]);
+        sum += weight * static_cast<double>(Load(x[offset]));
         size_t d = rank;
         while (d-- > 0 && ++tap[d] == points[d]->taps.size()) tap[d] = 0;
         if (d == static_cast<size_t>(-1)) break;
@@ -236,7 +237,7 @@ class ResizeKernel final : public Kernel {
     if constexpr (std::is_integral_v<T>) {
       return static_cast<T>(std::nearbyint(v));
     } else {
-      return static_cast<T>(v);
+      return Store<T>(v);
     }
   }
 
@@ -257,7 +258,8 @@ class ResizeKernel final : public Kernel {
   bool has_roi_, has_scales_;
 };
 
-using ResizeTypes = TypeList<float, double, _Float16, int8_t, uint8_t, int32_t, int64_t>;
+// Every numeric dtype (ONNX Resize takes any); elements are interpolated in double.
+using ResizeTypes = NumericTypes;
 
 std::unique_ptr<Kernel> MakeResize(const Node& node) {
   const Shape& x = InputShape(node, 0);

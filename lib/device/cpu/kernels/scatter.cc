@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/index_utils.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
@@ -28,17 +29,20 @@ Reduction ReductionOf(const Node& node) {
        fmt::format("attribute 'reduction' = '{}'; supported: none, add, mul, max, min", name));
 }
 
+// Reductions compute on Load()ed values (float16/bfloat16 in float) and
+// round the result back to T.
 template <typename T>
 void Combine(Reduction reduction, T& dst, T src) {
-  if constexpr (std::is_same_v<T, BFloat16>) {
-    dst = src;  // only reachable with kNone: reductions dispatch over OrderedTypes
+  if constexpr (std::is_same_v<T, bool>) {
+    dst = src;  // only reachable with kNone: reductions dispatch over NumericTypes
   } else {
+    const Compute<T> a = Load(dst), b = Load(src);
     switch (reduction) {
       case Reduction::kNone: dst = src; break;
-      case Reduction::kAdd: dst = static_cast<T>(dst + src); break;
-      case Reduction::kMul: dst = static_cast<T>(dst * src); break;
-      case Reduction::kMax: dst = std::max(dst, src); break;
-      case Reduction::kMin: dst = std::min(dst, src); break;
+      case Reduction::kAdd: dst = Store<T>(a + b); break;
+      case Reduction::kMul: dst = Store<T>(a * b); break;
+      case Reduction::kMax: dst = Store<T>(std::max(a, b)); break;
+      case Reduction::kMin: dst = Store<T>(std::min(a, b)); break;
     }
   }
 }
@@ -79,14 +83,14 @@ class ScatterElementsKernel final : public Kernel {
   std::vector<int64_t> index_dims_;
 };
 
-// Dispatches over every dtype without a reduction, over the ordered ones with.
+// Dispatches over every dtype without a reduction, over the numeric ones with.
 template <template <typename> class KernelT, typename... Args>
 std::unique_ptr<Kernel> MakeScatterKernel(const Node& node, Reduction reduction, const Args&... args) {
   auto make = [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<KernelT<typename decltype(tag)::type>>(node, args..., reduction);
   };
   if (reduction == Reduction::kNone) return DispatchDtype(node, InputDtype(node, 0), AllTypes{}, make);
-  return DispatchDtype(node, InputDtype(node, 0), OrderedTypes{}, make);
+  return DispatchDtype(node, InputDtype(node, 0), NumericTypes{}, make);
 }
 
 std::unique_ptr<Kernel> MakeScatterElements(const Node& node) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/index_utils.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
@@ -44,7 +45,7 @@ class TopKKernel final : public Kernel {
       std::vector<int64_t> order(static_cast<size_t>(layout_.n));
       std::iota(order.begin(), order.end(), 0);
       auto before = [&](int64_t a, int64_t b) {
-        const T va = in[a * layout_.inner], vb = in[b * layout_.inner];
+        const auto va = Load(in[a * layout_.inner]), vb = Load(in[b * layout_.inner]);
         if (va != vb) return largest_ ? va > vb : va < vb;
         return a < b;
       };
@@ -73,7 +74,7 @@ std::unique_ptr<Kernel> MakeTopK(const Node& node) {
   }
   const AxisLayout layout = LayoutAround(x, axis);
   const bool largest = node.attrs().GetBool("largest");
-  return DispatchDtype(node, InputDtype(node, 0), OrderedTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), NumericTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<TopKKernel<typename decltype(tag)::type>>(layout, k, largest);
   });
 }
@@ -101,7 +102,7 @@ class ArgReduceKernel final : public Kernel {
       const T* in = x + o * layout.n * layout.inner + i;
       int64_t best = 0;
       for (int64_t j = 1; j < layout.n; ++j) {
-        const T v = in[j * layout.inner], b = in[best * layout.inner];
+        const auto v = Load(in[j * layout.inner]), b = Load(in[best * layout.inner]);
         const bool better = max_ ? v > b : v < b;
         if (better || (last_ && v == b)) best = j;
       }
@@ -119,7 +120,7 @@ class ArgReduceKernel final : public Kernel {
 KernelFactory ArgReduceFactory(bool max) {
   return [max](const Node& node) -> std::unique_ptr<Kernel> {
     if (InputShape(node, 0).rank() == 0) Fail(node, ErrorCode::kInvalidArgument, "x must have rank >= 1");
-    return DispatchDtype(node, InputDtype(node, 0), OrderedTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+    return DispatchDtype(node, InputDtype(node, 0), NumericTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
       using T = typename decltype(tag)::type;
       if (node.output(0)->dtype() == DataType::kInt32) return std::make_unique<ArgReduceKernel<T, int32_t>>(node, max);
       return std::make_unique<ArgReduceKernel<T, int64_t>>(node, max);
@@ -130,7 +131,8 @@ KernelFactory ArgReduceFactory(bool max) {
 }  // namespace
 
 void RegisterTopKKernels(KernelRegistry& registry) {
-  const std::vector<DataType> ordered = DataTypesOf(OrderedTypes{});
+  // Elements are compared as Load() gives them (bfloat16 widened to float).
+  const std::vector<DataType> ordered = DataTypesOf(NumericTypes{});
   RegisterKernel(registry, "TopKV2", ordered, MakeTopK);
   RegisterKernel(registry, "ArgMaxV2", ordered, ArgReduceFactory(true));
   RegisterKernel(registry, "ArgMinV2", ordered, ArgReduceFactory(false));

@@ -3,11 +3,13 @@
 // uses (graph/unique.h). The unique count is part of the output shapes, which
 // the runtime infers from x's values; the kernel checks that they agree.
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
-#include "device/cpu/kernels/index_utils.h"
+#include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "graph/unique.h"
 
@@ -28,7 +30,16 @@ class UniqueKernel final : public Kernel {
 
   void Run(const KernelContext& ctx) const override {
     const T* x = ctx.inputs[0].as<const T>();
-    const UniqueResult result = FindUnique(x, outer_, n_, inner_, sorted_);
+    const UniqueResult result = [&] {
+      if constexpr (std::is_same_v<T, BFloat16>) {
+        // FindUnique compares with <: bfloat16 compares as the floats it widens to (exactly).
+        std::vector<float> keys(static_cast<size_t>(outer_ * n_ * inner_));
+        for (size_t i = 0; i < keys.size(); ++i) keys[i] = Load(x[i]);
+        return FindUnique(keys.data(), outer_, n_, inner_, sorted_);
+      } else {
+        return FindUnique(x, outer_, n_, inner_, sorted_);
+      }
+    }();
     const auto m = static_cast<int64_t>(result.first.size());
     if (m != expected_) {
       throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: x has {} unique entries but the outputs were shaped "
@@ -67,7 +78,7 @@ std::unique_ptr<Kernel> MakeUnique(const Node& node) {
     n = x.dim(axis);
     inner = Product(std::span(x.dims()).subspan(axis + 1));
   }
-  return DispatchDtype(node, InputDtype(node, 0), OrderedTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+  return DispatchDtype(node, InputDtype(node, 0), NumericTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<UniqueKernel<typename decltype(tag)::type>>(node, outer, n, inner);
   });
 }
@@ -75,7 +86,7 @@ std::unique_ptr<Kernel> MakeUnique(const Node& node) {
 }  // namespace
 
 void RegisterUniqueKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "Unique", DataTypesOf(OrderedTypes{}), MakeUnique);
+  RegisterKernel(registry, "Unique", DataTypesOf(NumericTypes{}), MakeUnique);
 }
 
 }  // namespace ge::device::cpu

@@ -1,0 +1,36 @@
+// The geometry of a convolution or transposed convolution, read and checked
+// once from the node; shared by the oneDNN kernel (float32) and the direct
+// kernel (the dtypes oneDNN lacks: float64, float16, bfloat16).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "device/kernel.h"
+#include "ge/graph.h"
+
+namespace ge::device::cpu {
+
+// Where the operands sit among the node's inputs (Conv2DTranspose has
+// input_size first).
+struct ConvInputs {
+  size_t x, filter, bias, offset_w;
+};
+
+struct ConvGeometry {
+  ConvInputs inputs;
+  bool transposed = false;
+  DataType dtype = DataType::kUndefined;  // of x, filter, bias and y
+  int64_t groups = 1;
+  Shape x, filter, y;
+  // Per spatial axis: filter size, stride, dilation (1 = dense), begin and end padding. For a transposed
+  // convolution pad_end is derived from the planned output, so output_padding and input_size are honoured.
+  std::vector<int64_t> kernel, stride, dilation, pad_begin, pad_end;
+  bool has_bias = false;
+};
+
+// A kernel computing the convolution with direct loops, accumulating in double.
+std::unique_ptr<Kernel> MakeDirectConv(const Node& node, const ConvGeometry& geometry);
+
+}  // namespace ge::device::cpu

@@ -1,0 +1,150 @@
+// Static plans per input-shape signature for dynamic models (plan_cache.h):
+// a repeated signature hits the cache, 1,000 runs at varying shapes keep the
+// cache within its byte cap and match a float64 reference, and shapes that
+// depend on data (NonZero) or control flow keep running node by node.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "ge/builder.h"
+#include "ge/compiled_model.h"
+#include "runtime/dynamic_executor.h"
+#include "runtime/plan_cache.h"
+#include "sequence_model.h"
+#include "test_models.h"
+#include "test_support.h"
+
+using ge::DataType;
+using ge::Shape;
+using ge::Tensor;
+using ge::test::SequenceModel;
+
+namespace {
+
+const ge::runtime::DynamicExecutor& ExecutorOf(const ge::CompiledModel& model) {
+  REQUIRE(model.impl().dynamic != nullptr);
+  return *model.impl().dynamic;
+}
+
+}  // namespace
+
+TEST_CASE("dynamic plans: a model with symbolic dims compiles once and plans per input shape", "[dynamic][plans]") {
+  SequenceModel sequence;
+  auto model = ge::CompiledModel::Compile(sequence.Build());
+  CHECK(model->memory().dynamic);
+  CHECK(model->inputs()[0].shape == Shape{Shape::kUnknownDim, Shape::kUnknownDim, SequenceModel::kFeatures});
+  const ge::runtime::PlanCache& plans = ExecutorOf(*model).plans();
+  CHECK(ExecutorOf(*model).plans_shapes());
+  CHECK(plans.size() == 0);
+
+  Tensor x = SequenceModel::Input(2, 3, 1);
+  Tensor first = model->Run({x})[0];
+  CHECK(first.shape() == Shape{2, 3 * SequenceModel::kHidden});
+  CHECK(ge::test::MaxAbsDiff(first, sequence.Reference(x)) < 1e-5);
+  CHECK(plans.size() == 1);
+  CHECK(plans.misses() == 1);
+  CHECK(plans.hits() == 0);
+  CHECK(plans.bytes() > 0);
+
+  // The same signature, other values: a hit, no new plan, the same bits as before for the same input.
+  Tensor other = SequenceModel::Input(2, 3, 2);
+  CHECK(ge::test::MaxAbsDiff(model->Run({other})[0], sequence.Reference(other)) < 1e-5);
+  CHECK(ge::test::BitIdentical(model->Run({x})[0], first));
+  CHECK(plans.size() == 1);
+  CHECK(plans.hits() == 2);
+  CHECK(plans.misses() == 1);
+  CHECK(ExecutorOf(*model).cached_kernels() == 0);  // nothing ran node by node
+
+  Tensor longer = SequenceModel::Input(2, 7, 3);
+  CHECK(ge::test::MaxAbsDiff(model->Run({longer})[0], sequence.Reference(longer)) < 1e-5);
+  CHECK(plans.size() == 2);
+}
+
+TEST_CASE("dynamic plans: 1000 runs at varying shapes stay within the byte cap", "[dynamic][plans]") {
+  SequenceModel sequence;
+  // The charge of one plan at the largest shape used, to size a cap that
+  // holds a few plans but far fewer than the signatures the loop visits.
+  size_t largest_plan = 0;
+  {
+    auto probe = ge::CompiledModel::Compile(sequence.Build());
+    probe->Run({SequenceModel::Input(8, 32, 1)});
+    largest_plan = ExecutorOf(*probe).plans().bytes();
+  }
+  REQUIRE(largest_plan > 0);
+  const size_t cap = 4 * largest_plan;
+  auto model = ge::CompiledModel::Compile(sequence.Build(),
+                                          {{"ge.exec.dynamicPlanCacheBytes", std::to_string(cap)}});
+  const ge::runtime::PlanCache& plans = ExecutorOf(*model).plans();
+  CHECK(plans.capacity() == cap);
+
+  std::set<std::pair<int64_t, int64_t>> signatures;
+  size_t most_bytes = 0;
+  double worst = 0;
+  bool shapes_ok = true;
+  for (int run = 0; run < 1000; ++run) {
+    // Every other run at one hot shape (hits; it stays recently used), the
+    // others cycling through 16 shapes, more than the cap holds (misses,
+    // evictions).
+    bool hot = run % 2 == 1;
+    int64_t batch = hot ? 2 : 1 + (run * 7) % 8;
+    int64_t length = hot ? 5 : 1 + (run * 13) % 32;
+    Tensor x = SequenceModel::Input(batch, length, static_cast<uint32_t>(run));
+    Tensor y = model->Run({x})[0];
+    signatures.insert({batch, length});
+    shapes_ok &= y.shape() == Shape{batch, length * SequenceModel::kHidden};
+    if (y.shape() == Shape{batch, length * SequenceModel::kHidden}) {
+      worst = std::max(worst, ge::test::MaxAbsDiff(y, sequence.Reference(x)));
+    }
+    most_bytes = std::max(most_bytes, plans.bytes());
+  }
+  CHECK(shapes_ok);
+  CHECK(worst < 1e-5);
+  CHECK(most_bytes <= cap);
+  CHECK(plans.bytes() <= cap);
+  CHECK(plans.size() >= 1);
+  CHECK(plans.size() < signatures.size());  // plans were evicted
+  CHECK(plans.hits() >= 499);  // the hot shape, after its first run
+  CHECK(plans.hits() + plans.misses() == 1000);
+}
+
+TEST_CASE("dynamic plans: shapes that depend on data run node by node", "[dynamic][plans]") {
+  ge::GraphBuilder b("nonzero");
+  ge::Value* x = b.Input("x", DataType::kFloat, {Shape::kUnknownDim});
+  b.Outputs({b.Op("NonZero", {x}, {}, 1, "nonzero")[0], b.Relu(x, "relu")});
+  auto model = ge::CompiledModel::Compile(b.Build());
+  for (std::vector<float> values : {std::vector<float>{0, 2, 0, -3}, {1, 0, 5}, {0, 0, 7, 0, 0, 1}}) {
+    Tensor input = Tensor::FromVector(DataType::kFloat, {static_cast<int64_t>(values.size())}, values);
+    std::vector<Tensor> y = model->Run({input});
+    std::vector<int64_t> expected;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i] != 0) expected.push_back(static_cast<int64_t>(i));
+    }
+    REQUIRE(y[0].shape() == Shape{1, static_cast<int64_t>(expected.size())});
+    CHECK(std::vector<int64_t>(y[0].values<int64_t>().begin(), y[0].values<int64_t>().end()) == expected);
+    for (size_t i = 0; i < values.size(); ++i) CHECK(y[1].data_as<float>()[i] == std::max(values[i], 0.0f));
+  }
+  CHECK_FALSE(ExecutorOf(*model).plans_shapes());
+  CHECK(ExecutorOf(*model).plans().size() == 0);
+  CHECK(ExecutorOf(*model).cached_kernels() > 0);
+}
+
+TEST_CASE("dynamic plans: a cap of 0 bytes switches per-shape plans off", "[dynamic][plans]") {
+  SequenceModel sequence;
+  auto model = ge::CompiledModel::Compile(sequence.Build(), {{"ge.exec.dynamicPlanCacheBytes", "0"}});
+  CHECK_FALSE(ExecutorOf(*model).plans_shapes());
+  Tensor x = SequenceModel::Input(3, 2, 9);
+  CHECK(ge::test::MaxAbsDiff(model->Run({x})[0], sequence.Reference(x)) < 1e-5);
+  CHECK(ExecutorOf(*model).plans().size() == 0);
+  CHECK(ExecutorOf(*model).cached_kernels() > 0);
+}
+
+TEST_CASE("dynamic plans: a plan larger than the cap serves its run and is not kept", "[dynamic][plans]") {
+  SequenceModel sequence;
+  auto model = ge::CompiledModel::Compile(sequence.Build(), {{"ge.exec.dynamicPlanCacheBytes", "1"}});
+  Tensor x = SequenceModel::Input(2, 2, 10);
+  CHECK(ge::test::MaxAbsDiff(model->Run({x})[0], sequence.Reference(x)) < 1e-5);
+  CHECK(ExecutorOf(*model).plans_shapes());
+  CHECK(ExecutorOf(*model).plans().size() == 0);
+  CHECK(ExecutorOf(*model).plans().bytes() == 0);
+}
