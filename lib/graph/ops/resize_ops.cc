@@ -26,20 +26,12 @@ std::optional<std::vector<double>> ConstantScales(InferContext& ctx) {
   return values;
 }
 
-void CheckChoice(InferContext& ctx, const char* attr, std::initializer_list<const char*> valid) {
-  const auto& value = infer::Attr<std::string>(ctx, attr);
-  for (const char* choice : valid) {
-    if (value == choice) return;
-  }
-  ctx.Fail(fmt::format("attribute '{}' is '{}'; valid: {}", attr, value, fmt::join(valid, ", ")));
-}
-
 void InferResize(InferContext& ctx) {
-  CheckChoice(ctx, "mode", {"nearest", "linear", "cubic"});
-  CheckChoice(ctx, "coordinate_transformation_mode",
-              {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
-               "tf_crop_and_resize"});
-  CheckChoice(ctx, "nearest_mode", {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"});
+  infer::Choice(ctx, "mode", {"nearest", "linear", "cubic"});
+  infer::Choice(ctx, "coordinate_transformation_mode",
+                {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
+                 "tf_crop_and_resize"});
+  infer::Choice(ctx, "nearest_mode", {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"});
   const Shape& x = ctx.input_shape(0);
   const DataType dtype = ctx.input_dtype(0);
   if (x.unknown_rank()) {

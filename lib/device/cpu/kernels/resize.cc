@@ -33,34 +33,15 @@ struct ResizeParams {
   double extrapolation = 0;
 };
 
-template <typename E>
-E ParseChoice(const Node& node, const char* attr, std::initializer_list<std::pair<const char*, E>> choices) {
-  const std::string& value = node.attrs().GetString(attr);
-  std::vector<const char*> names;
-  for (const auto& [name, choice] : choices) {
-    if (value == name) return choice;
-    names.push_back(name);
-  }
-  Fail(node, ErrorCode::kInvalidArgument,
-       fmt::format("attribute '{}' is '{}'; valid: {}", attr, value, fmt::join(names, ", ")));
-}
-
 ResizeParams ReadParams(const Node& node) {
   ResizeParams p;
-  p.mode = ParseChoice<Mode>(node, "mode", {{"nearest", Mode::kNearest}, {"linear", Mode::kLinear},
-                                            {"cubic", Mode::kCubic}});
-  p.transform = ParseChoice<Transform>(node, "coordinate_transformation_mode",
-                                       {{"half_pixel", Transform::kHalfPixel},
-                                        {"pytorch_half_pixel", Transform::kPytorchHalfPixel},
-                                        {"align_corners", Transform::kAlignCorners},
-                                        {"asymmetric", Transform::kAsymmetric},
-                                        {"tf_half_pixel_for_nn", Transform::kTfHalfPixelForNn},
-                                        {"tf_crop_and_resize", Transform::kTfCropAndResize}});
-  p.rounding = ParseChoice<Rounding>(node, "nearest_mode",
-                                     {{"round_prefer_floor", Rounding::kRoundPreferFloor},
-                                      {"round_prefer_ceil", Rounding::kRoundPreferCeil},
-                                      {"floor", Rounding::kFloor},
-                                      {"ceil", Rounding::kCeil}});
+  // The valid names are listed in enum order.
+  p.mode = static_cast<Mode>(ChoiceIndex(node, "mode", {"nearest", "linear", "cubic"}));
+  p.transform = static_cast<Transform>(ChoiceIndex(node, "coordinate_transformation_mode",
+                                                   {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                                                    "tf_half_pixel_for_nn", "tf_crop_and_resize"}));
+  p.rounding = static_cast<Rounding>(
+      ChoiceIndex(node, "nearest_mode", {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}));
   p.cubic_a = node.attrs().GetFloat("cubic_coeff_a");
   p.exclude_outside = node.attrs().GetInt("exclude_outside") != 0;
   p.extrapolation = node.attrs().GetFloat("extrapolation_value");
