@@ -4,7 +4,7 @@
 // may use, e.g. under taskset); docs/runtime.md has the table.
 //
 //   taskset -c 0,1 build/<dir>/benchmarks/ge_stream_benchmark [--branches 4] [--depth 2]
-//       [--channels 32] [--size 28] [--runs 50]
+//       [--channels 32] [--size 28] [--runs 50] [--streams N (default: one per branch)]
 #include <omp.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct Settings {
   int64_t channels = 32;
   int64_t size = 28;
   int runs = 50;
+  int streams = 0;  // ge.streamMaxParallelNum; 0: one per branch
 };
 
 Settings ParseArgs(int argc, char** argv) {
@@ -42,8 +44,9 @@ Settings ParseArgs(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--channels")) settings.channels = value;
     else if (!std::strcmp(argv[i], "--size")) settings.size = value;
     else if (!std::strcmp(argv[i], "--runs")) settings.runs = static_cast<int>(value);
+    else if (!std::strcmp(argv[i], "--streams")) settings.streams = static_cast<int>(value);
     else {
-      std::fprintf(stderr, "unknown option %s (--branches, --depth, --channels, --size, --runs)\n", argv[i]);
+      std::fprintf(stderr, "unknown option %s (--branches, --depth, --channels, --size, --runs, --streams)\n", argv[i]);
       std::exit(2);
     }
   }
@@ -75,17 +78,21 @@ Result Measure(const Settings& s, const ge::Options& options) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   Settings s = ParseArgs(argc, argv);
   std::printf("inception-like: %d branches x %d conv3x3+relu, %lld channels, %lldx%lld, %d cores, %d runs\n",
               s.branches, s.depth, static_cast<long long>(s.channels), static_cast<long long>(s.size),
               static_cast<long long>(s.size), omp_get_num_procs(), s.runs);
   Result single = Measure(s, {{"ge.enableSingleStream", "true"}});
-  Result multi = Measure(s, {{"ge.enableSingleStream", "false"}, {"ge.streamMaxParallelNum", std::to_string(s.branches)}});
+  int streams = s.streams > 0 ? s.streams : s.branches;
+  Result multi = Measure(s, {{"ge.enableSingleStream", "false"}, {"ge.streamMaxParallelNum", std::to_string(streams)}});
   std::printf("single-stream: median %.3f ms, min %.3f ms, arena %zu bytes\n", single.median_ms, single.min_ms,
               single.arena_bytes);
   std::printf("multi-stream:  median %.3f ms, min %.3f ms, arena %zu bytes, %d streams\n", multi.median_ms,
               multi.min_ms, multi.arena_bytes, multi.streams);
   std::printf("speedup (median): %.2fx\n", single.median_ms / multi.median_ms);
   return 0;
+} catch (const std::exception& error) {
+  std::fprintf(stderr, "ge_stream_benchmark: %s\n", error.what());
+  return 1;
 }

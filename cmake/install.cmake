@@ -18,6 +18,11 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/ge" "${PROJECT_SOURCE_DIR}/incl
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
   FILES_MATCHING PATTERN "*.h")
 
+# The built-in implementation-mode lists (compiled into libge too), for users
+# to copy as the start of an op_precision_mode file (docs/precision.md).
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/data/impl_mode" DESTINATION "${CMAKE_INSTALL_DATADIR}/ge"
+  FILES_MATCHING PATTERN "*.ini")
+
 install(EXPORT geTargets NAMESPACE ge:: DESTINATION "${GE_INSTALL_CMAKEDIR}")
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/geConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/geConfig.cmake"

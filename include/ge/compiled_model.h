@@ -19,6 +19,8 @@
 
 namespace ge {
 
+struct RunProfile;
+
 namespace runtime {
 class AsyncRunner;
 }
@@ -83,6 +85,9 @@ class CompiledModel {
   // Runs the model. Inputs in the order of inputs(); thread-safe. An input
   // dim that inputs() leaves unknown (-1) takes any size.
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const;
+  // The same, filling `profile` (ge/profile.h) with every step's timing,
+  // shapes and the live activation bytes.
+  std::vector<Tensor> Run(const std::vector<Tensor>& inputs, RunProfile* profile) const;
   // Queues a run on the model's run threads (at most ge.exec.asyncWorkers,
   // started on first use) and returns at once; `callback` gets the result.
   // The input tensors are shared, not copied: keep their buffers unchanged

@@ -6,6 +6,7 @@
 #include "ge/compiled_model.h"
 #include "ge/error.h"
 #include "ge/graph.h"
+#include "ge/impl_mode_report.h"
 #include "ge/onnx_importer.h"
 #include "ge/session.h"
 #include "ge/shape.h"

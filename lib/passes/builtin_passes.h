@@ -22,6 +22,10 @@ std::unique_ptr<Pass> MakeConstantFoldingPass();
 // "conv_bn_fold": folds an inference BatchNorm into the Conv2D feeding it.
 std::unique_ptr<Pass> MakeConvBnFoldPass();
 
+// "impl_mode": records on each node the implementation mode it asked for,
+// the one its kernel applies and why (passes/impl_mode_selection.h).
+std::unique_ptr<Pass> MakeImplModePass();
+
 // "dead_code_elimination": removes nodes that no graph output depends on.
 std::unique_ptr<Pass> MakeDeadCodeEliminationPass();
 

@@ -38,9 +38,18 @@ class ConstantEvaluator {
   virtual std::optional<std::vector<Tensor>> Evaluate(const Node& node, const std::vector<Tensor>& inputs) = 0;
 };
 
+namespace passes {
+struct ImplModeSelection;
+}
+
 struct PassContext {
   const Options* options = nullptr;
   ConstantEvaluator* evaluator = nullptr;  // may be null: folding is then skipped
+  // Implementation-mode selection (impl_mode pass); null: the pass does nothing.
+  const passes::ImplModeSelection* impl_modes = nullptr;
+  // The modes the device kernel of a node implements, its default first
+  // (empty: none declared, or no kernel). Set with impl_modes.
+  std::function<std::vector<std::string>(const Node&)> kernel_impl_modes;
 };
 
 class Pass {

@@ -108,6 +108,7 @@ PassManager PassManager::WithBuiltinPasses() {
   manager.Register(PassStage::kInferShape, passes::MakeInferShapePass());
   manager.Register(PassStage::kAfterInferShape, passes::MakeConstantFoldingPass());
   manager.Register(PassStage::kAfterInferShape, passes::MakeConvBnFoldPass());
+  manager.Register(PassStage::kPrecision, passes::MakeImplModePass());
   manager.Register(PassStage::kFinal, passes::MakeDeadCodeEliminationPass());
   return manager;
 }

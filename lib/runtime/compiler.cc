@@ -8,11 +8,14 @@
 #include "device/device.h"
 #include "ge/error.h"
 #include "graph/verifier.h"
+#include "passes/impl_mode_selection.h"
 #include "passes/pass.h"
+#include "passes/precision_lists.h"
 #include "runtime/constant_evaluator.h"
 #include "runtime/control_flow.h"
 #include "runtime/dynamic_executor.h"
 #include "runtime/intra_op_threads.h"
+#include "runtime/kernel_selection.h"
 #include "runtime/model_layout.h"
 #include "runtime/storage_plan.h"
 #include "runtime/stream_assignment.h"
@@ -56,6 +59,28 @@ void CheckDisabledPasses(const PassManager& passes, const std::set<std::string>&
   }
 }
 
+// keep_dtype and modify_mixlist only matter to precision modes that change
+// dtypes; their files are checked at every compile so that mistakes surface
+// early. Errors say which option named the file.
+void CheckPrecisionLists(const RuntimeOptions& settings) {
+  auto check = [](const std::string& option, const std::string& path, auto load) {
+    if (path.empty()) return;
+    try {
+      load(path);
+    } catch (const Error& error) {
+      throw Error(error.code(), fmt::format("option {}: {}", option, error.what()));
+    }
+  };
+  check("ge.keepDtype", settings.keep_dtype, passes::LoadKeepDtype);
+  check("ge.exec.modify_mixlist", settings.modify_mixlist, passes::LoadMixlist);
+}
+
+// A node without a kernel has no modes; selection reports that later.
+std::vector<std::string> KernelImplModes(const device::Device& device, const Node& node) {
+  const device::KernelDef* def = device.kernels().Find(node.op_type(), KernelSelectionDtype(node));
+  return def == nullptr ? std::vector<std::string>{} : def->impl_modes;
+}
+
 }  // namespace
 
 void MakeDynamic(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes) {
@@ -78,7 +103,15 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
 
   device::Device& device = device::CpuDevice();
   KernelConstantEvaluator evaluator(device);
-  PassContext context{&impl->options, &evaluator};
+  const RuntimeOptions& settings = impl->settings;
+  CheckPrecisionLists(settings);
+  const passes::ImplModeSelection impl_modes = passes::MakeImplModeSelection(
+      settings.impl_mode, settings.impl_mode_given, settings.optypelist_for_implmode, settings.op_precision_mode);
+  PassContext context;
+  context.options = &impl->options;
+  context.evaluator = &evaluator;
+  context.impl_modes = &impl_modes;
+  context.kernel_impl_modes = [&device](const Node& node) { return KernelImplModes(device, node); };
   PassManager passes = PassManager::WithBuiltinPasses();
   CheckDisabledPasses(passes, impl->settings.disabled_passes);
   PassManagerOptions pass_options{impl->settings.disabled_passes, impl->settings.dump_graph_dir};

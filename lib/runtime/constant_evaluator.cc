@@ -13,7 +13,7 @@ std::optional<std::vector<Tensor>> KernelConstantEvaluator::Evaluate(const Node&
   }
   SelectedKernel selected;
   try {
-    selected = SelectKernel(device_, node, /*requested_impl_mode=*/"");
+    selected = SelectKernel(device_, node);
   } catch (const Error&) {
     return std::nullopt;  // the runtime reports a missing kernel if the node stays in the graph
   }

@@ -10,6 +10,7 @@
 #include "graph/op_schema.h"
 #include "runtime/compiler.h"
 #include "runtime/host_kernel.h"
+#include "runtime/run_profiler.h"
 #include "runtime/kernel_selection.h"
 
 namespace ge::runtime {
@@ -136,7 +137,7 @@ std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<
   return plans_.Insert(signature, std::make_shared<const CompiledModel>(std::move(compiled)), own_bytes);
 }
 
-std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs) const {
+std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs, RunProfile* profile) const {
   if (plannable_.load()) {
     PlanCache::Signature signature;
     for (const Tensor& input : inputs) {
@@ -144,12 +145,12 @@ std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs) cons
       signature.insert(signature.end(), input.shape().dims().begin(), input.shape().dims().end());
     }
     if (std::shared_ptr<const CompiledModel> plan = PlanFor(inputs, signature)) {
-      std::vector<Tensor> outputs = plan->Run(inputs);
+      std::vector<Tensor> outputs = plan->Run(inputs, profile);
       plans_.Recharge(signature);
       return outputs;
     }
   }
-  return RunNodeByNode(inputs);
+  return RunNodeByNode(inputs, profile);
 }
 
 std::shared_ptr<const ShapedKernel> DynamicExecutor::KernelFor(size_t step_index, const Node& node) const {
@@ -163,7 +164,7 @@ std::shared_ptr<const ShapedKernel> DynamicExecutor::KernelFor(size_t step_index
   auto built = std::make_shared<ShapedKernel>();
   built->graph = IsolateNode(node);
   built->node = built->graph->FindNode(node.name());
-  built->kernel = SelectKernel(device_, *built->node, impl_.settings.impl_mode).kernel;
+  built->kernel = SelectKernel(device_, *built->node).kernel;
   return kernels_.Insert(key, std::move(built));
 }
 
@@ -191,7 +192,9 @@ std::vector<Tensor> DynamicExecutor::RunStep(size_t step_index, Node& node, cons
   return RunKernelOnHost(*kernel->kernel, *kernel->node, inputs);
 }
 
-std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& inputs) const {
+std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& inputs, RunProfile* profile) const {
+  const auto run_start = ProfileClock::now();
+  if (profile != nullptr) profile->steps.clear();
   // The run's own copy of the graph carries the run's shapes.
   std::unique_ptr<Graph> graph = impl_.graph->Clone();
   std::vector<Node*> nodes = graph->nodes();
@@ -216,9 +219,17 @@ std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& in
     Node& node = *nodes[step.graph_index];
     step_inputs.clear();
     for (int id : step.inputs) step_inputs.push_back(id >= 0 ? tensors[id] : Tensor());
+    const auto step_start = ProfileClock::now();
     std::vector<Tensor> results = RunStep(s, node, step_inputs, [&](size_t i) -> const Tensor* {
       return i < step_inputs.size() && !step_inputs[i].empty() ? &step_inputs[i] : nullptr;
     });
+    if (profile != nullptr) {
+      size_t live_bytes = 0;  // this run's own buffers, this step's outputs included
+      for (size_t id = 0; id < tensors.size(); ++id) live_bytes += owned[id] ? tensors[id].nbytes() : 0;
+      for (const Tensor& result : results) live_bytes += result.nbytes();
+      std::string kernel = step.control_flow ? "control_flow/" + node.op_type() : KernelName(*KernelFor(s, node)->kernel);
+      profile->steps.push_back(ProfileStep(node, std::move(kernel), 0, run_start, step_start, live_bytes));
+    }
     for (size_t i = 0; i < results.size(); ++i) {
       int id = step.outputs[i];
       // A result sharing an input's buffer is that input's tensor (a view).

@@ -50,7 +50,9 @@ class DynamicExecutor {
   // Inputs already checked against impl.inputs. Throws ge::Error
   // (kInvalidArgument) naming the node whose output shape cannot be
   // determined, and the errors of inference and kernels.
-  std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const;
+  // `profile`, when given, gets every step (its start times relative to the
+  // caller's clock are set by CompiledModel::Run).
+  std::vector<Tensor> Run(const std::vector<Tensor>& inputs, RunProfile* profile = nullptr) const;
 
   // Kernels cached so far (for tests).
   size_t cached_kernels() const { return kernels_.size(); }
@@ -79,7 +81,7 @@ class DynamicExecutor {
   // model's shapes depend on data (planning then stops).
   std::shared_ptr<const CompiledModel> PlanFor(const std::vector<Tensor>& inputs,
                                                const PlanCache::Signature& signature) const;
-  std::vector<Tensor> RunNodeByNode(const std::vector<Tensor>& inputs) const;
+  std::vector<Tensor> RunNodeByNode(const std::vector<Tensor>& inputs, RunProfile* profile) const;
   std::shared_ptr<const ShapedKernel> KernelFor(size_t step_index, const Node& node) const;
   // Infers the node's outputs and runs its kernel (or its subgraphs); the
   // node (in the run's graph copy) takes the outputs' shapes.

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstring>
 #include <exception>
@@ -16,6 +17,7 @@
 #include "runtime/dynamic_executor.h"
 #include "runtime/execution_plan.h"
 #include "runtime/intra_op_threads.h"
+#include "runtime/run_profiler.h"
 #include "runtime/stream_assignment.h"
 #include "runtime/stream_workers.h"
 
@@ -75,13 +77,36 @@ void* Address(const Storage& storage, const std::vector<Tensor>& inputs, const s
   throw Error(ErrorCode::kInternal, "unknown storage kind");
 }
 
+// Collects the steps of a profiled run (one per stream, merged at the end).
+struct StepRecorder {
+  const CompiledModel::Impl* impl;
+  runtime::ProfileClock::time_point run_start;
+  const std::vector<size_t>* live_bytes;  // by step
+  std::vector<StepProfile> steps;
+
+  void Record(const runtime::Step& step, runtime::ProfileClock::time_point start) {
+    const size_t index = static_cast<size_t>(&step - impl->steps.data());
+    steps.push_back(runtime::ProfileStep(*step.node, step.is_view ? "view" : runtime::KernelName(*step.kernel),
+                                         step.stream, run_start, start, (*live_bytes)[index]));
+  }
+};
+
 // Runs one step: the views of its values, its workspace, its kernel.
 class StepRunner {
  public:
-  StepRunner(const CompiledModel::Impl& impl, const std::vector<void*>& address, std::byte* arena)
-      : impl_(impl), address_(address), arena_(arena) {}
+  StepRunner(const CompiledModel::Impl& impl, const std::vector<void*>& address, std::byte* arena,
+             StepRecorder* recorder = nullptr)
+      : impl_(impl), address_(address), arena_(arena), recorder_(recorder) {}
 
   void operator()(const runtime::Step& step) {
+    if (recorder_ == nullptr) return Execute(step);
+    const auto start = runtime::ProfileClock::now();
+    Execute(step);
+    recorder_->Record(step, start);
+  }
+
+ private:
+  void Execute(const runtime::Step& step) {
     if (step.is_view) return;
     inputs_.clear();
     outputs_.clear();
@@ -94,7 +119,6 @@ class StepRunner {
     step.kernel->Run(ctx);
   }
 
- private:
   device::TensorView View(int id) const {
     if (id < 0) return device::TensorView{};  // absent optional input
     const Value& value = *impl_.values[id];
@@ -104,6 +128,7 @@ class StepRunner {
   const CompiledModel::Impl& impl_;
   const std::vector<void*>& address_;
   std::byte* arena_;
+  StepRecorder* recorder_;
   std::vector<device::TensorView> inputs_, outputs_;
 };
 
@@ -112,10 +137,13 @@ class StepRunner {
 // done; the first error stops every stream and is rethrown to the caller.
 class StreamRun {
  public:
-  StreamRun(const CompiledModel::Impl& impl, const std::vector<void*>& address, std::byte* arena)
+  // `recorders`: one per stream for a profiled run, else empty.
+  StreamRun(const CompiledModel::Impl& impl, const std::vector<void*>& address, std::byte* arena,
+            std::vector<StepRecorder>& recorders)
       : impl_(impl),
         address_(address),
         arena_(arena),
+        recorders_(recorders),
         done_(impl.steps.size(), false),
         signals_(runtime::EventSources(impl.steps)),
         budget_(impl.settings.intra_op_threads > 0 ? impl.settings.intra_op_threads : omp_get_num_procs(),
@@ -137,9 +165,7 @@ class StreamRun {
         ++workers;
       }
     } catch (...) {  // no thread for a stream: stop the ones started
-      std::lock_guard lock(mutex_);
-      error_ = std::current_exception();
-      changed_.notify_all();
+      Fail(std::current_exception());
     }
     RunStream(0);
     std::unique_lock lock(mutex_);
@@ -148,52 +174,61 @@ class StreamRun {
   }
 
  private:
-  void RunStream(int stream) {
-    StepRunner run_step(impl_, address_, arena_);
-    for (int s : steps_of_[stream]) {
-      const runtime::Step& step = impl_.steps[s];
-      if (!WaitForEvents(step)) break;
-      try {
-        int threads = budget_.Acquire();
-        struct Give {
-          runtime::ThreadBudget& budget;
-          int threads;
-          ~Give() { budget.Release(threads); }
-        } give{budget_, threads};
-        runtime::ScopedIntraOpThreads team(threads);
-        run_step(step);
-      } catch (...) {
-        std::lock_guard lock(mutex_);
-        if (!error_) error_ = std::current_exception();
-        changed_.notify_all();
-        break;
+  // Never throws: an error is kept for the caller and stops the other streams.
+  void RunStream(int stream) noexcept {
+    try {
+      StepRunner run_step(impl_, address_, arena_, recorders_.empty() ? nullptr : &recorders_[stream]);
+      for (int s : steps_of_[stream]) {
+        const runtime::Step& step = impl_.steps[s];
+        if (!WaitForEvents(step)) return;
+        {
+          int threads = budget_.Acquire();
+          struct Give {
+            runtime::ThreadBudget& budget;
+            int threads;
+            ~Give() { budget.Release(threads); }
+          } give{budget_, threads};
+          runtime::ScopedIntraOpThreads team(threads);
+          run_step(step);
+        }
+        if (signals_[s]) {
+          std::lock_guard lock(mutex_);
+          done_[s] = true;
+          changed_.notify_all();
+        }
       }
-      if (signals_[s]) {
-        std::lock_guard lock(mutex_);
-        done_[s] = true;
-        changed_.notify_all();
-      }
+    } catch (...) {
+      Fail(std::current_exception());
     }
+  }
+
+  void Fail(std::exception_ptr error) {
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = error;
+    failed_ = true;
+    changed_.notify_all();
   }
 
   // False when another stream failed.
   bool WaitForEvents(const runtime::Step& step) {
+    if (step.waits.empty()) return !failed_;
     std::unique_lock lock(mutex_);
-    auto ready = [&] {
-      return error_ || std::all_of(step.waits.begin(), step.waits.end(), [&](int producer) { return done_[producer]; });
-    };
-    changed_.wait(lock, ready);
-    return !error_;
+    changed_.wait(lock, [&] {
+      return failed_ || std::all_of(step.waits.begin(), step.waits.end(), [&](int producer) { return done_[producer]; });
+    });
+    return !failed_;
   }
 
   const CompiledModel::Impl& impl_;
   const std::vector<void*>& address_;
   std::byte* arena_;
+  std::vector<StepRecorder>& recorders_;  // one per stream when profiling, else empty
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<bool> done_;           // by step; guarded by mutex_
   const std::vector<bool> signals_;  // steps another stream waits for
-  std::exception_ptr error_;         // guarded by mutex_
+  std::exception_ptr error_;         // the first error; guarded by mutex_
+  std::atomic<bool> failed_ = false;  // error_ is set
   int finished_workers_ = 0;         // guarded by mutex_
   runtime::ThreadBudget budget_;
   std::vector<std::vector<int>> steps_of_;  // stream -> its steps in order
@@ -201,11 +236,18 @@ class StreamRun {
 
 }  // namespace
 
-std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs) const {
+std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs) const { return Run(inputs, nullptr); }
+
+std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs, RunProfile* profile) const {
   const Impl& impl = *impl_;
   CheckInputs(impl, inputs);
   runtime::ScopedIntraOpThreads threads(impl.settings.intra_op_threads);
-  if (impl.dynamic) return impl.dynamic->Run(inputs);
+  const auto run_start = runtime::ProfileClock::now();
+  if (impl.dynamic) {
+    std::vector<Tensor> outputs = impl.dynamic->Run(inputs, profile);
+    if (profile != nullptr) runtime::FinishProfile(*profile, run_start);
+    return outputs;
+  }
 
   runtime::ArenaPool::Lease arena = impl.arenas->Acquire();
   std::vector<Tensor> outputs;
@@ -216,11 +258,24 @@ std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs) const 
   for (size_t id = 0; id < impl.values.size(); ++id) {
     address[id] = Address(impl.storage[id], inputs, impl.constants, arena.data(), outputs);
   }
+  std::vector<size_t> live_bytes;
+  std::vector<StepRecorder> recorders;
+  if (profile != nullptr) {
+    live_bytes = runtime::PlannedLiveBytes(*this);
+    recorders.assign(static_cast<size_t>(std::max(impl.stream_count, 1)), StepRecorder{&impl, run_start, &live_bytes, {}});
+  }
   if (impl.stream_count > 1) {
-    StreamRun(impl, address, arena.data()).Run();
+    StreamRun(impl, address, arena.data(), recorders).Run();
   } else {
-    StepRunner run_step(impl, address, arena.data());
+    StepRunner run_step(impl, address, arena.data(), recorders.empty() ? nullptr : &recorders[0]);
     for (const runtime::Step& step : impl.steps) run_step(step);
+  }
+  if (profile != nullptr) {
+    profile->steps.clear();
+    for (StepRecorder& recorder : recorders) {
+      profile->steps.insert(profile->steps.end(), recorder.steps.begin(), recorder.steps.end());
+    }
+    runtime::FinishProfile(*profile, run_start);
   }
 
   for (size_t position = 0; position < outputs.size(); ++position) {

@@ -7,16 +7,10 @@
 #include <fmt/ranges.h>
 
 #include "ge/error.h"
+#include "passes/impl_mode_selection.h"
 
 namespace ge::runtime {
 namespace {
-
-// The registry is keyed by the dtype of the first input, or of the first
-// output for nodes without inputs.
-DataType SelectionDtype(const Node& node) {
-  if (const Value* input = node.input(0)) return input->dtype();
-  return node.num_outputs() > 0 ? node.output(0)->dtype() : DataType::kUndefined;
-}
 
 [[noreturn]] void NoKernel(const device::Device& device, const Node& node, DataType dtype) {
   std::vector<std::string_view> offered;
@@ -33,26 +27,39 @@ DataType SelectionDtype(const Node& node) {
 
 }  // namespace
 
+DataType KernelSelectionDtype(const Node& node) {
+  if (const Value* input = node.input(0)) return input->dtype();
+  return node.num_outputs() > 0 ? node.output(0)->dtype() : DataType::kUndefined;
+}
+
 const device::KernelDef& FindKernelDef(const device::Device& device, const Node& node) {
-  DataType dtype = SelectionDtype(node);
+  DataType dtype = KernelSelectionDtype(node);
   const device::KernelDef* def = device.kernels().Find(node.op_type(), dtype);
   if (def == nullptr) NoKernel(device, node, dtype);
   return *def;
 }
 
-SelectedKernel SelectKernel(const device::Device& device, const Node& node, const std::string& requested_impl_mode) {
+SelectedKernel SelectKernel(const device::Device& device, const Node& node) {
   const device::KernelDef* def = &FindKernelDef(device, node);
   SelectedKernel selected;
+  const auto& modes = def->impl_modes;
+  const AttrValue* applied = node.attrs().Find(passes::kImplModeAttr);
+  if (applied != nullptr && TypeOf(*applied) == AttrType::kString) {
+    const std::string& mode = std::get<std::string>(*applied);
+    if (std::find(modes.begin(), modes.end(), mode) == modes.end()) {
+      throw Error(ErrorCode::kUnsupported,
+                  fmt::format("{}: the {} {} kernel for {} does not implement mode '{}'; it implements: {}",
+                              node.Describe(), device.name(), node.op_type(), DataTypeName(KernelSelectionDtype(node)), mode,
+                              modes.empty() ? std::string("none") : fmt::format("{}", fmt::join(modes, ", "))));
+    }
+    selected.impl_mode = mode;
+  } else if (!modes.empty()) {
+    selected.impl_mode = modes.front();
+  }
   selected.kernel = def->factory(node);
   if (!selected.kernel) {
     throw Error(ErrorCode::kInternal, fmt::format("{}: the {} kernel factory returned no kernel", node.Describe(),
                                                   device.name()));
-  }
-  const auto& modes = def->impl_modes;
-  if (std::find(modes.begin(), modes.end(), requested_impl_mode) != modes.end()) {
-    selected.impl_mode = requested_impl_mode;
-  } else if (!modes.empty()) {
-    selected.impl_mode = modes.front();
   }
   return selected;
 }

@@ -111,7 +111,7 @@ void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::v
 
     Step step;
     step.node = node;
-    SelectedKernel selected = SelectKernel(device, *node, impl.settings.impl_mode);
+    SelectedKernel selected = SelectKernel(device, *node);
     step.kernel = std::move(selected.kernel);
     step.impl_mode = std::move(selected.impl_mode);
     for (const Value* input : node->inputs()) step.inputs.push_back(input != nullptr ? value_id(input) : -1);

@@ -18,7 +18,7 @@ void NumberValues(CompiledModel::Impl& impl, const device::Device& device, std::
 
 // `nodes`: every node of impl.graph in a topological order. `step_nodes`:
 // indices into `nodes` of the nodes to run, in execution order (no Data or
-// Const). Uses impl.settings.impl_mode to pick kernels. Throws ge::Error
+// Const). Kernels run the mode each node records (impl_mode pass). Throws ge::Error
 // (kInvalidModel) when step_nodes is not a valid execution order, and the
 // kernel selection errors.
 void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes,

@@ -57,6 +57,56 @@ OptionParser ParseMode(std::vector<std::string> implemented, std::vector<std::st
   };
 }
 
+// The path of a file read at compile time; only its presence is checked here.
+OptionParser ParsePath(std::string RuntimeOptions::*field) {
+  return [=](const std::string& key, const std::string& value, RuntimeOptions& out) {
+    if (value.empty()) Invalid(key, value, "the path of a file");
+    out.*field = value;
+  };
+}
+
+// Comma-separated names, blanks around them dropped, empty ones skipped.
+std::vector<std::string> SplitList(const std::string& value) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t comma = std::min(value.find(',', start), value.size());
+    std::string name = value.substr(start, comma - start);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (!name.empty()) names.push_back(name);
+    start = comma + 1;
+  }
+  return names;
+}
+
+// Checked before either value is judged: giving both is the first mistake.
+void CheckOnePrecisionMode(const Options& options) {
+  if (options.count("ge.exec.precision_mode") != 0 && options.count("ge.exec.precision_mode_v2") != 0) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "options ge.exec.precision_mode and ge.exec.precision_mode_v2 cannot be given together; "
+                "use precision_mode_v2 alone");
+  }
+}
+
+// Rules that involve several options (docs/precision.md).
+void CheckPrecisionOptions(const RuntimeOptions& parsed) {
+  if (!parsed.optypelist_for_implmode.empty() && parsed.impl_mode != "high_precision" &&
+      parsed.impl_mode != "high_performance") {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("option ge.optypelistForImplmode needs ge.opSelectImplmode high_precision or "
+                            "high_performance, not '{}'",
+                            parsed.impl_mode));
+  }
+  bool mixed = parsed.precision_mode.starts_with("allow_mix_precision") ||
+               parsed.precision_mode_v2.starts_with("mixed_");
+  if (!parsed.modify_mixlist.empty() && !mixed) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "option ge.exec.modify_mixlist applies only with ge.exec.precision_mode allow_mix_precision* or "
+                "ge.exec.precision_mode_v2 mixed_float16/mixed_bfloat16");
+  }
+}
+
 const std::map<std::string, OptionParser>& Parsers() {
   static const std::map<std::string, OptionParser> parsers = {
       {"ge.exec.disableReuseMemory",
@@ -67,15 +117,7 @@ const std::map<std::string, OptionParser>& Parsers() {
       {"ge.disablePasses",
        // Pass names are checked by the PassManager, which knows the registered ones.
        [](const std::string&, const std::string& value, RuntimeOptions& out) {
-         size_t start = 0;
-         while (start <= value.size()) {
-           size_t comma = std::min(value.find(',', start), value.size());
-           std::string name = value.substr(start, comma - start);
-           name.erase(0, name.find_first_not_of(' '));
-           name.erase(name.find_last_not_of(' ') + 1);
-           if (!name.empty()) out.disabled_passes.insert(name);
-           start = comma + 1;
-         }
+         for (std::string& name : SplitList(value)) out.disabled_passes.insert(std::move(name));
        }},
       {"ge.dumpGraphDir",
        [](const std::string&, const std::string& value, RuntimeOptions& out) { out.dump_graph_dir = value; }},
@@ -121,9 +163,23 @@ const std::map<std::string, OptionParser>& Parsers() {
                  {"force_fp16", "allow_fp32_to_fp16", "cube_fp16in_fp32out", "allow_mix_precision",
                   "allow_mix_precision_fp16", "allow_mix_precision_bf16", "allow_fp32_to_bf16"},
                  "the precision-mode pass", &RuntimeOptions::precision_mode)},
+      {"ge.exec.precision_mode_v2",
+       ParseMode({"origin"}, {"fp16", "cube_fp16in_fp32out", "mixed_float16", "mixed_bfloat16"},
+                 "the precision-mode pass", &RuntimeOptions::precision_mode_v2)},
+      {"ge.keepDtype", ParsePath(&RuntimeOptions::keep_dtype)},
+      {"ge.exec.modify_mixlist", ParsePath(&RuntimeOptions::modify_mixlist)},
       {"ge.opSelectImplmode",
-       ParseMode({"high_performance"}, {"high_precision", "high_precision_for_all", "high_performance_for_all"},
-                 "the implementation-mode selection pass", &RuntimeOptions::impl_mode)},
+       [](const std::string& key, const std::string& value, RuntimeOptions& out) {
+         ParseMode({"high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"}, {},
+                   "", &RuntimeOptions::impl_mode)(key, value, out);
+         out.impl_mode_given = true;
+       }},
+      {"ge.optypelistForImplmode",
+       [](const std::string& key, const std::string& value, RuntimeOptions& out) {
+         out.optypelist_for_implmode = SplitList(value);
+         if (out.optypelist_for_implmode.empty()) Invalid(key, value, "comma-separated op types, e.g. SoftmaxV2,Gelu");
+       }},
+      {"ge.exec.op_precision_mode", ParsePath(&RuntimeOptions::op_precision_mode)},
   };
   return parsers;
 }
@@ -135,6 +191,7 @@ size_t DefaultRunConcurrency() { return std::max(1u, std::thread::hardware_concu
 RuntimeOptions ParseOptions(const Options& options) {
   RuntimeOptions parsed;
   const auto& parsers = Parsers();
+  CheckOnePrecisionMode(options);
   for (const auto& [key, value] : options) {
     auto parser = parsers.find(key);
     if (parser == parsers.end()) {
@@ -145,6 +202,7 @@ RuntimeOptions ParseOptions(const Options& options) {
     }
     parser->second(key, value, parsed);
   }
+  CheckPrecisionOptions(parsed);
   return parsed;
 }
 

@@ -9,8 +9,14 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "ge/compiled_model.h"
+
+// The tsan build defines it as 1 (CMakeLists.txt, docs/runtime.md).
+#ifndef GE_DEFAULT_INTRA_OP_THREADS
+#define GE_DEFAULT_INTRA_OP_THREADS 0
+#endif
 
 namespace ge::runtime {
 
@@ -22,9 +28,17 @@ struct RuntimeOptions {
   bool disable_reuse_memory = false;         // ge.exec.disableReuseMemory
   std::set<std::string> disabled_passes;     // ge.disablePasses
   std::string dump_graph_dir;                // ge.dumpGraphDir
-  int intra_op_threads = 0;                  // ge.exec.intraOpThreads; 0 = all cores
+  int intra_op_threads = GE_DEFAULT_INTRA_OP_THREADS;  // ge.exec.intraOpThreads; 0 = all cores
+  // Precision options (docs/precision.md). Files are named here and read
+  // when a graph is compiled, not when a .gem that recorded them is loaded.
   std::string precision_mode = "must_keep_origin_dtype";  // ge.exec.precision_mode
+  std::string precision_mode_v2;                          // ge.exec.precision_mode_v2; "" = not given
+  std::string keep_dtype;                                 // ge.keepDtype: path of the list
+  std::string modify_mixlist;                             // ge.exec.modify_mixlist: path of the JSON
   std::string impl_mode = "high_performance";             // ge.opSelectImplmode
+  bool impl_mode_given = false;                           // false: the default above applies
+  std::vector<std::string> optypelist_for_implmode;       // ge.optypelistForImplmode
+  std::string op_precision_mode;                          // ge.exec.op_precision_mode: path of the ini
   size_t max_arenas = DefaultRunConcurrency();            // ge.exec.maxArenas; 0 = no bound
   size_t async_workers = DefaultRunConcurrency();         // ge.exec.asyncWorkers; >= 1
   size_t dynamic_plan_cache_bytes = size_t{256} << 20;    // ge.exec.dynamicPlanCacheBytes; 0 = off

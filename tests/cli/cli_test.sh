@@ -169,6 +169,21 @@ assert doc["gem"]["format_version"] >= 1 and doc["gem"]["producer"].startswith("
   unknown_input)
     expect_failure 1 "'image'" "$ge" run "$demo" --input nosuchinput=x.npy
     ;;
+  run_profile)
+    "$ge" run "$demo" --loop 1 --profile trace.json >/dev/null
+    check_json trace.json '
+events = doc["traceEvents"]
+spans = [e for e in events if e["ph"] == "X"]
+counters = [e for e in events if e["ph"] == "C"]
+assert spans and len(counters) == len(spans), (len(spans), len(counters))
+assert any(e["name"] == "Conv2D" for e in spans), [e["name"] for e in spans]
+for e in spans:
+    assert e["dur"] >= 0 and e["ts"] >= 0 and "node" in e["args"] and "kernel" in e["args"], e
+assert all(c["args"]["bytes"] >= 0 for c in counters)
+assert doc["total_us"] > 0
+'
+    expect_failure 1 'cannot write' "$ge" run "$demo" --loop 1 --profile no_such_dir/trace.json
+    ;;
   viz_files)
     "$ge" viz "$demo" -o graph.dot --memory memory.svg --json >viz.json
     check_json viz.json 'assert doc["graph"] == "graph.dot" and doc["steps"] > 0 and doc["buffers"] > 0, doc'
@@ -185,6 +200,56 @@ assert doc["gem"]["format_version"] >= 1 and doc["gem"]["producer"].startswith("
     # Without Graphviz on PATH the error says so and nothing is left behind.
     expect_failure 1 'graphviz' env PATH=/nonexistent "$ge" viz "$demo" -o graph.svg
     [[ ! -e graph.svg && ! -e graph.svg.tmp && ! -e graph.svg.dot.tmp ]] || fail "a failed viz left files: $(ls)"
+    ;;
+  precision_flags)
+    # ATC-spelled flags set the ge.* options; --report lists every node's mode.
+    printf '# pinned\n[ByOpType]\nSoftmaxV2=high_precision\n[ByNodeName]\ngap=high_performance\n' >model.ini
+    "$ge" compile --model "$demo" --output demo.gem --op_precision_mode model.ini --report report.json \
+      --precision_mode must_keep_origin_dtype >stdout.txt 2>stderr.txt || fail "compile failed: $(cat stderr.txt)"
+    [[ ! -s stderr.txt ]] || fail "unexpected stderr: $(cat stderr.txt)"
+    check_json report.json '
+modes = {r["node"]: r for r in doc["impl_modes"]}
+for r in doc["impl_modes"]:
+    assert set(r) == {"node", "op_type", "dtype", "requested", "applied", "reason"}, r
+assert modes["softmax"]["op_type"] == "SoftmaxV2" and modes["softmax"]["dtype"] == "float32", modes["softmax"]
+assert modes["softmax"]["requested"] == "high_precision", modes["softmax"]
+assert modes["softmax"]["applied"] == "high_precision", modes["softmax"]
+assert "model.ini:3 [ByOpType]" in modes["softmax"]["reason"], modes["softmax"]
+assert modes["gap"]["requested"] == "high_performance", modes["gap"]
+assert "model.ini:5 [ByNodeName]" in modes["gap"]["reason"], modes["gap"]
+assert modes["fc"]["requested"] == "" and "not in op_precision_mode" in modes["fc"]["reason"], modes["fc"]
+'
+    "$ge" info demo.gem --json >info.json
+    check_json info.json 'assert {r["node"]: r["applied"] for r in doc["impl_modes"]}["gap"] == "high_performance"'
+    "$ge" info demo.gem >info.txt
+    grep -q 'model.ini:5 \[ByNodeName\]' info.txt || fail "ge info does not show the modes: $(cat info.txt)"
+    # op_select_implmode works, with its deprecation notice printed once.
+    "$ge" compile --model "$demo" --output hp.gem --op_select_implmode high_precision \
+      --optypelist_for_implmode SoftmaxV2 --report hp.json >stdout.txt 2>stderr.txt || fail "$(cat stderr.txt)"
+    [[ $(grep -c 'deprecated' stderr.txt) == 1 ]] || fail "expected one deprecation notice: $(cat stderr.txt)"
+    grep -q 'op_precision_mode' stderr.txt || fail "the notice does not recommend op_precision_mode"
+    check_json hp.json '
+modes = {r["node"]: r for r in doc["impl_modes"]}
+assert modes["softmax"]["requested"] == "high_precision", modes["softmax"]
+assert "optypelist_for_implmode" in modes["softmax"]["reason"], modes["softmax"]
+assert all(r["requested"] == "" for n, r in modes.items() if n != "softmax"), modes
+'
+    ;;
+  precision_errors)
+    expect_failure 1 'high_performance_for_all' "$ge" compile --model "$demo" --output x.gem --op_select_implmode fast
+    expect_failure 1 'ge.optypelistForImplmode' "$ge" compile --model "$demo" --output x.gem \
+      --op_select_implmode high_precision_for_all --optypelist_for_implmode SoftmaxV2
+    expect_failure 1 'together' "$ge" compile --model "$demo" --output x.gem \
+      --precision_mode force_fp32 --precision_mode_v2 origin
+    expect_failure 1 'missing.ini' "$ge" compile --model "$demo" --output x.gem --op_precision_mode missing.ini
+    printf 'SoftmaxV2=high_precision\nRelu high_precision\n' >malformed.ini
+    expect_failure 1 'malformed.ini:2:' "$ge" compile --model "$demo" --output x.gem --op_precision_mode malformed.ini
+    printf '[ByOpType]\nSoftmaxV2=super_performance\n' >unoffered.ini
+    expect_failure 1 'unoffered.ini:2:.*SoftmaxV2.*high_precision' "$ge" compile --model "$demo" --output x.gem \
+      --op_precision_mode unoffered.ini
+    expect_failure 2 'given twice' "$ge" compile --model "$demo" --output x.gem --precision_mode force_fp32 \
+      --option ge.exec.precision_mode=force_fp32
+    [[ ! -e x.gem ]] || fail "a failed compile left x.gem"
     ;;
   demo_model_reproducible)
     "$make_demo_model" regenerated.onnx

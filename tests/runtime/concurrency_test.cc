@@ -2,7 +2,8 @@
 // CompiledModel::Run and Session::RunGraph get the bits of serial runs, for a
 // static model, a dynamic one (shapes varying by run) and one with control
 // flow; concurrent runs past ge.exec.maxArenas wait for an arena instead of
-// allocating one. The tsan preset runs these (docs/runtime.md).
+// allocating one. The tsan preset runs these (docs/runtime.md,
+// ThreadSanitizer).
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -28,20 +29,6 @@ namespace {
 constexpr int kThreads = 16;
 constexpr int kRoundsPerThread = 12;
 
-// ThreadSanitizer does not see libgomp's barriers and would report every
-// parallel region inside a kernel; under it the runs use one intra-op thread,
-// so every thread it watches is a run thread of the test.
-ge::Options RunOptions(ge::Options options = {}) {
-#if defined(__SANITIZE_THREAD__)
-  options["ge.exec.intraOpThreads"] = "1";
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-  options["ge.exec.intraOpThreads"] = "1";
-#endif
-#endif
-  return options;
-}
-
 using Inputs = std::vector<Tensor>;
 
 // Runs every input set serially, then from kThreads threads at once (even
@@ -56,7 +43,7 @@ struct ConcurrencyReport {
 
 ConcurrencyReport RunFromManyThreads(std::unique_ptr<ge::Graph> graph, const std::vector<Inputs>& cases,
                                      ge::Options options = {}) {
-  ge::Session session(RunOptions(std::move(options)));
+  ge::Session session(std::move(options));
   session.AddGraph(1, std::move(graph));
   std::shared_ptr<const ge::CompiledModel> model = session.GetCompiledModel(1);
   std::vector<std::vector<Tensor>> serial;
@@ -71,7 +58,9 @@ ConcurrencyReport RunFromManyThreads(std::unique_ptr<ge::Graph> graph, const std
         try {
           std::vector<Tensor> outputs = t % 2 == 0 ? model->Run(cases[index]) : session.RunGraph(1, cases[index]);
           bool same = outputs.size() == serial[index].size();
-          for (size_t i = 0; same && i < outputs.size(); ++i) same = ge::test::BitIdentical(outputs[i], serial[index][i]);
+          for (size_t i = 0; same && i < outputs.size(); ++i) {
+            same = ge::test::BitIdentical(outputs[i], serial[index][i]);
+          }
           if (!same) ++mismatches;
         } catch (...) {
           ++errors;
@@ -161,7 +150,7 @@ TEST_CASE("concurrency: 16 threads share ge.exec.maxArenas arenas and still matc
   for (uint32_t seed = 0; seed < 4; ++seed) cases.push_back({ge::test::RandomTensor(conv.InputShape(), 600 + seed)});
   CheckReport(RunFromManyThreads(conv.Build(), cases, {{"ge.exec.maxArenas", "2"}}));
 
-  auto model = ge::CompiledModel::Compile(conv.Build(), RunOptions({{"ge.exec.maxArenas", "2"}}));
+  auto model = ge::CompiledModel::Compile(conv.Build(), {{"ge.exec.maxArenas", "2"}});
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {

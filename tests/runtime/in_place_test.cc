@@ -3,7 +3,10 @@
 // float64 references.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "ge/builder.h"
 #include "runtime/compiler.h"
@@ -102,4 +105,69 @@ TEST_CASE("in place: only over an operand of the output's shape", "[in_place]") 
   auto impl = ge::runtime::CompileGraph(b.Build(), SingleStream());
   CHECK(StorageOf(*impl, "sum") == StorageOf(*impl, "full"));
   CHECK(StorageOf(*impl, "sum") != StorageOf(*impl, "row"));
+}
+
+// Every op the planner runs in place (storage_plan.cc), run once over its
+// input's bytes and once with ge.exec.disableReuseMemory (no in-place): the
+// kernels must give the same bits, i.e. tolerate an output that is an input.
+TEST_CASE("in place: every in-place op gives the bits of a separate output", "[in_place]") {
+  struct Case {
+    std::string op;
+    int inputs;
+    DataType dtype;
+  };
+  std::vector<Case> cases;
+  for (const char* op : {"Relu", "Abs", "Neg", "Sign", "Ceil", "Floor", "Round", "Sigmoid", "Tanh", "Erf", "Sqrt",
+                         "Exp", "Log", "Reciprocal", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
+                         "Asinh", "Acosh", "Atanh", "Gelu", "LeakyRelu", "Elu", "Selu", "Celu", "ThresholdedRelu",
+                         "HardSigmoid", "HardSwish", "Mish", "Softplus", "Softsign", "Shrink"}) {
+    cases.push_back({op, 1, DataType::kFloat});
+  }
+  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum", "PRelu"}) {
+    cases.push_back({op, 2, DataType::kFloat});
+  }
+  for (const char* op : {"Mod", "FloorMod", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift"}) {
+    cases.push_back({op, 2, DataType::kInt32});
+  }
+  cases.push_back({"Invert", 1, DataType::kInt32});
+  for (const char* op : {"LogicalAnd", "LogicalOr", "LogicalXor"}) cases.push_back({op, 2, DataType::kBool});
+  cases.push_back({"LogicalNot", 1, DataType::kBool});
+
+  for (const Case& c : cases) {
+    INFO(c.op);
+    auto build = [&] {
+      ge::GraphBuilder b("op");
+      std::vector<ge::Value*> operands;
+      for (int i = 0; i < c.inputs; ++i) {
+        ge::Value* x = b.Input("x" + std::to_string(i), c.dtype, {2, 8});
+        // Arena operands: a step computes them (from the caller's inputs).
+        operands.push_back(c.dtype == DataType::kBool ? b.Op("LogicalNot", {x})[0]
+                           : c.dtype == DataType::kFloat ? b.Softmax(x, -1)
+                                                         : b.Op("Abs", {x})[0]);
+      }
+      ge::Value* y = b.Op(c.op, operands, {}, 1, "y")[0];
+      b.Output(c.dtype == DataType::kBool ? b.Op("LogicalNot", {y})[0] : b.Op("Abs", {y})[0]);
+      return b.Build();
+    };
+    auto in_place = ge::runtime::CompileGraph(build(), SingleStream());
+    size_t y = 0;
+    while (in_place->values[y]->name() != "y") ++y;
+    const ge::runtime::Step& step = *std::find_if(in_place->steps.begin(), in_place->steps.end(),
+                                                  [&](const ge::runtime::Step& s) { return s.outputs[0] == int(y); });
+    CHECK(in_place->storage[y] == in_place->storage[step.inputs[0]]);
+    ge::CompiledModel shared(std::move(in_place));
+    auto separate = ge::CompiledModel::Compile(build(), {{"ge.exec.disableReuseMemory", "1"}});
+
+    std::vector<ge::Tensor> inputs;
+    for (int i = 0; i < c.inputs; ++i) {
+      ge::Tensor t(c.dtype, {2, 8});
+      for (int64_t k = 0; k < 16; ++k) {
+        if (c.dtype == DataType::kFloat) t.data_as<float>()[k] = float(k % 7) - 3.0f + 0.25f * i;
+        if (c.dtype == DataType::kInt32) t.data_as<int32_t>()[k] = int32_t(k % 5 + 1 + i);
+        if (c.dtype == DataType::kBool) t.data_as<bool>()[k] = (k + i) % 3 == 0;
+      }
+      inputs.push_back(t);
+    }
+    CHECK(ge::test::BitIdentical(shared.Run(inputs)[0], separate->Run(inputs)[0]));
+  }
 }

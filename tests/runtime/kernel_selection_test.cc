@@ -41,7 +41,7 @@ TEST_CASE("kernel selection names the node, op and dtype it has no kernel for", 
   RegistryOnlyDevice device;
   device.registry.Register(ReluDef({}));
   try {
-    ge::runtime::SelectKernel(device, *relu->producer(), "high_performance");
+    ge::runtime::SelectKernel(device, *relu->producer());
     FAIL("selected a kernel the device does not have");
   } catch (const ge::Error& error) {
     CHECK(error.code() == ge::ErrorCode::kUnsupported);
@@ -50,13 +50,24 @@ TEST_CASE("kernel selection names the node, op and dtype it has no kernel for", 
   }
 }
 
-TEST_CASE("kernel selection honours the requested impl mode when the kernel offers it", "[kernel_selection]") {
+TEST_CASE("kernel selection runs the impl mode the node records, else the kernel default", "[kernel_selection]") {
   ge::GraphBuilder b("g");
   ge::Value* relu = b.Relu(b.Input("x", ge::DataType::kFloat16, {2}), "act");
   RegistryOnlyDevice device;
   device.registry.Register(ReluDef({"high_precision", "high_performance"}));
-  const ge::Node& node = *relu->producer();
-  CHECK(ge::runtime::SelectKernel(device, node, "high_performance").impl_mode == "high_performance");
-  CHECK(ge::runtime::SelectKernel(device, node, "super_fast").impl_mode == "high_precision");
-  CHECK(ge::runtime::SelectKernel(device, node, "").kernel != nullptr);
+  ge::Node& node = *relu->producer();
+  CHECK(ge::runtime::SelectKernel(device, node).impl_mode == "high_precision");
+  node.attrs().Set("_op_impl_mode", std::string("high_performance"));
+  ge::runtime::SelectedKernel selected = ge::runtime::SelectKernel(device, node);
+  CHECK(selected.impl_mode == "high_performance");
+  CHECK(selected.kernel != nullptr);
+  node.attrs().Set("_op_impl_mode", std::string("super_performance"));
+  try {
+    ge::runtime::SelectKernel(device, node);
+    FAIL("ran a mode the kernel does not implement");
+  } catch (const ge::Error& error) {
+    CHECK(error.code() == ge::ErrorCode::kUnsupported);
+    CHECK_THAT(error.what(), Catch::Contains("'act'") && Catch::Contains("super_performance") &&
+                                 Catch::Contains("high_precision, high_performance"));
+  }
 }

@@ -75,9 +75,6 @@ TEST_CASE("options: valid GE values ge does not implement yet are unsupported", 
   CHECK(precision_code == ErrorCode::kUnsupported);
   CHECK_THAT(precision_message, Catch::Contains("precision-mode pass") && Catch::Contains("must_keep_origin_dtype"));
 
-  auto [impl_code, impl_message] = ParseError({{"ge.opSelectImplmode", "high_precision"}});
-  CHECK(impl_code == ErrorCode::kUnsupported);
-  CHECK_THAT(impl_message, Catch::Contains("ge.opSelectImplmode") && Catch::Contains("high_performance"));
 
   CHECK(ParseError({{"ge.graphRunMode", "1"}}).first == ErrorCode::kUnsupported);
 }

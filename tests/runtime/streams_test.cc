@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 #include "../../benchmarks/inception_graph.h"
 #include "ge/builder.h"
@@ -223,6 +224,27 @@ TEST_CASE("streams: multi-stream runs equal single-stream runs", "[streams]") {
   }
 }
 
+TEST_CASE("streams: concurrent runs of a multi-stream model equal serial runs", "[streams][concurrency]") {
+  auto model = Compile(ge::bench::InceptionLikeGraph(3, 2, 4, 8), Streams({{"ge.exec.intraOpThreads", "1"}}));
+  REQUIRE(model->impl().stream_count == 3);
+  std::vector<ge::Tensor> inputs, expected;
+  for (uint32_t seed = 0; seed < 8; ++seed) {
+    inputs.push_back(ge::test::RandomTensor({1, 4, 8, 8}, seed));
+    expected.push_back(model->Run({inputs.back()})[0]);
+  }
+  std::vector<int> mismatches(8, 0);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int run = 0; run < 20; ++run) {
+        if (!ge::test::BitIdentical(model->Run({inputs[t]})[0], expected[t])) ++mismatches[t];
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(mismatches == std::vector<int>(8, 0));
+}
+
 TEST_CASE("streams: an error on one stream stops the run and reaches the caller", "[streams]") {
   ge::GraphBuilder b("failing_branch");
   ge::Value* n = b.Input("n", DataType::kInt32, {4});
@@ -270,6 +292,29 @@ TEST_CASE("streams: one stream unless asked for more", "[streams][options]") {
   auto impl = ge::runtime::CompileGraph(ge::bench::InceptionLikeGraph(3, 1, 4, 6), {});
   CHECK(impl->stream_count == 1);
   CHECK(EventCount(*impl) == 0);
+}
+
+TEST_CASE("streams: grown workspaces get a region per stream", "[streams][storage_plan]") {
+  auto impl = ge::runtime::CompileGraph(ge::bench::InceptionLikeGraph(2, 1, 8, 10), Streams());
+  REQUIRE(impl->stream_count == 2);
+  std::vector<Step*> grown;
+  for (Step& step : impl->steps) {
+    if (step.kernel->WorkspaceBytes() == 0) continue;
+    step.workspace_bytes = 0;  // as planned on a host whose kernels needed none
+    grown.push_back(&step);
+  }
+  if (grown.size() < 2) GE_SKIP("the convolutions use no workspace on this host");
+  const size_t arena = impl->memory.arena_bytes;
+  ge::runtime::GrowWorkspaces(*impl);
+  for (Step* a : grown) {
+    CHECK(a->workspace_offset >= arena);
+    CHECK(a->workspace_offset + a->workspace_bytes <= impl->memory.arena_bytes);
+    for (Step* b : grown) {
+      bool disjoint = a->workspace_offset + a->workspace_bytes <= b->workspace_offset ||
+                      b->workspace_offset + b->workspace_bytes <= a->workspace_offset;
+      CHECK((a->stream == b->stream || disjoint));
+    }
+  }
 }
 
 TEST_CASE("streams: stream options are validated", "[streams][options]") {

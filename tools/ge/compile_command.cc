@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "file_writer.h"
+#include "ge/impl_mode_report.h"
 #include "ge/error.h"
 #include "json_writer.h"
 #include "model_loader.h"
@@ -15,6 +17,19 @@
 
 namespace ge::cli {
 namespace {
+
+// --report: what the compile decided per node, for review and diffs.
+void WriteReport(const std::string& path, const std::string& model_path, const std::string& output_path,
+                 const CompiledModel& model) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("model").String(model_path);
+  json.Key("output").String(output_path);
+  json.Key("impl_modes");
+  WriteImplModeReport(json, ImplModeReport(model));
+  json.EndObject();
+  WriteFileAtomically(path, json.str() + "\n");
+}
 
 int Compile(const ParsedArgs& args) {
   if (!args.Has("model") || !args.Has("output")) {
@@ -36,6 +51,8 @@ int Compile(const ParsedArgs& args) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - save_start).count();
   const auto file_bytes = static_cast<size_t>(std::filesystem::file_size(output_path));
 
+  if (args.Has("report")) WriteReport(args.Value("report"), model_path, output_path, *loaded.model);
+
   if (args.Has("json")) {
     JsonWriter json;
     json.BeginObject();
@@ -56,18 +73,26 @@ int Compile(const ParsedArgs& args) {
   return 0;
 }
 
+// The flags: the general ones, then ATC's precision flags.
+std::vector<FlagSpec> CompileFlags() {
+  std::vector<FlagSpec> flags = {
+      {"model", "FILE.onnx", false, "the ONNX model to compile (required)"},
+      {"output", "FILE.gem", false, "where to write the compiled model (required)"},
+      kThreadsFlag,
+      kOptionFlag,
+      {"json", "", false, "print one JSON object instead of the summary"},
+      {"report", "FILE.json", false, "write the implementation mode of each node and why (docs/precision.md)"}};
+  for (const OptionFlag& precision : PrecisionFlags()) flags.push_back(precision.flag);
+  return flags;
+}
+
 }  // namespace
 
 const Command& CompileCommand() {
   static const Command command{
-      {"compile",
-       "",
+      {"compile", "",
        "Compiles an ONNX model into a .gem file that 'ge run' and CompiledModel::Load load without recompiling.",
-       {{"model", "FILE.onnx", false, "the ONNX model to compile (required)"},
-        {"output", "FILE.gem", false, "where to write the compiled model (required)"},
-        kThreadsFlag,
-        kOptionFlag,
-        {"json", "", false, "print one JSON object instead of the summary"}}},
+       CompileFlags()},
       &Compile};
   return command;
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "ge/impl_mode_report.h"
 #include "ge/plan_summary.h"
 #include "gem_header.h"
 #include "json_writer.h"
@@ -66,6 +67,8 @@ void PrintJson(const std::string& path, const LoadedModel& loaded, const std::op
   json.Key("const_bytes").Int(static_cast<int64_t>(plan.const_bytes));
   json.Key("feature_bytes").Int(static_cast<int64_t>(plan.feature_bytes));
   json.EndObject();
+  json.Key("impl_modes");
+  WriteImplModeReport(json, ImplModeReport(model));
   json.Key("pass_timings").BeginArray();
   for (const PassTiming& timing : model.pass_timings()) {
     json.BeginObject().Key("pass").String(timing.pass).Key("ms").Number(timing.milliseconds).EndObject();
@@ -96,6 +99,12 @@ void PrintHuman(const std::string& path, const LoadedModel& loaded, const std::o
   } else {
     std::printf("plan      %zu steps on %d stream%s, %d event%s\n", plan.steps.size(), plan.stream_count,
                 plan.stream_count == 1 ? "" : "s", plan.event_count, plan.event_count == 1 ? "" : "s");
+  }
+  const std::vector<ImplModeRecord> impl_modes = ImplModeReport(model);
+  if (impl_modes.empty()) {
+    std::printf("impl mode no node asked for one or offers a choice\n");
+  } else {
+    std::printf("impl mode per node (docs/precision.md)\n%s", FormatTable(ImplModeRows(impl_modes)).c_str());
   }
   if (model.pass_timings().empty()) {
     std::printf("passes    none recorded (%s)\n",

@@ -59,6 +59,31 @@ void WriteTensorInfos(JsonWriter& json, const std::vector<TensorInfo>& infos) {
   json.EndArray();
 }
 
+void WriteImplModeReport(JsonWriter& json, const std::vector<ImplModeRecord>& records) {
+  json.BeginArray();
+  for (const ImplModeRecord& record : records) {
+    json.BeginObject();
+    json.Key("node").String(record.node);
+    json.Key("op_type").String(record.op_type);
+    json.Key("dtype").String(DataTypeName(record.dtype));
+    json.Key("requested").String(record.requested);
+    json.Key("applied").String(record.applied);
+    json.Key("reason").String(record.reason);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+std::vector<std::vector<std::string>> ImplModeRows(const std::vector<ImplModeRecord>& records) {
+  std::vector<std::vector<std::string>> rows = {{"node", "op type", "dtype", "requested", "applied", "reason"}};
+  for (const ImplModeRecord& record : records) {
+    rows.push_back({record.node, record.op_type, std::string(DataTypeName(record.dtype)),
+                    record.requested.empty() ? "-" : record.requested, record.applied.empty() ? "-" : record.applied,
+                    record.reason});
+  }
+  return rows;
+}
+
 std::string FormatTable(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
   std::vector<size_t> widths;
   for (const auto& row : rows) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ge/compiled_model.h"
+#include "ge/impl_mode_report.h"
 #include "json_writer.h"
 
 namespace ge::cli {
@@ -21,6 +22,12 @@ void WriteMemorySummary(JsonWriter& json, const MemorySummary& memory);
 void WriteShape(JsonWriter& json, const Shape& shape);
 // {"name", "dtype", "shape"} for each tensor.
 void WriteTensorInfos(JsonWriter& json, const std::vector<TensorInfo>& infos);
+
+// The per-node implementation modes (ge::ImplModeReport): a JSON array of
+// {"node", "op_type", "dtype", "requested", "applied", "reason"}, or table rows
+// with a header.
+void WriteImplModeReport(JsonWriter& json, const std::vector<ImplModeRecord>& records);
+std::vector<std::vector<std::string>> ImplModeRows(const std::vector<ImplModeRecord>& records);
 
 // Rows of equal-width columns separated by two spaces; the first row is the header.
 std::string FormatTable(const std::vector<std::vector<std::string>>& rows, const std::string& indent = "  ");

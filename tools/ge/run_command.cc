@@ -11,7 +11,10 @@
 
 #include <fmt/format.h>
 
+#include "chrome_trace.h"
 #include "commands.h"
+#include "file_writer.h"
+#include "ge/profile.h"
 #include "graph/npy.h"
 #include "input_tensors.h"
 #include "json_writer.h"
@@ -72,6 +75,14 @@ RunResult TimeRuns(const CompiledModel& model, const std::vector<Tensor>& inputs
   }
   progress.Clear();
   return result;
+}
+
+// One more run, profiled, written as a Chrome trace (whole or not at all).
+void WriteProfile(const CompiledModel& model, const std::vector<Tensor>& inputs, const std::string& model_path,
+                  const std::string& trace_path) {
+  RunProfile profile;
+  model.Run(inputs, &profile);
+  WriteFileAtomically(trace_path, ChromeTrace(profile, model_path));
 }
 
 // Writes each output as DIR/<sanitized name>.npy; returns the paths in output order.
@@ -149,6 +160,7 @@ int Run(const ParsedArgs& args) {
   const LoadedModel loaded = LoadModel(path, options, progress);
   const std::vector<Tensor> inputs = MakeInputs(loaded.model->inputs(), input_files, kInputSeed);
   const RunResult run = TimeRuns(*loaded.model, inputs, warmup, loop, progress);
+  if (args.Has("profile")) WriteProfile(*loaded.model, inputs, path, args.Value("profile"));
   const LatencyStats latency = Summarize(run.latencies_ms);
   const std::vector<std::string> files =
       args.Has("output-dir") ? WriteOutputs(args.Value("output-dir"), loaded.model->outputs(), run.outputs)
@@ -172,6 +184,7 @@ const Command& RunCommand() {
         {"output-dir", "DIR", false, "write each output to DIR/<output name>.npy"},
         {"loop", "N", false, "timed runs (default 10)"},
         {"warmup", "N", false, "untimed runs before the timed ones (default 1)"},
+        {"profile", "FILE.json", false, "after the timed runs, profile one run into a Chrome trace (chrome://tracing)"},
         kThreadsFlag,
         kOptionFlag,
         {"json", "", false, "print one JSON object instead of the report"}}},

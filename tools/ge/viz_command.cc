@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "file_writer.h"
 #include "ge/error.h"
 #include "ge/plan_summary.h"
 #include "graph_dot.h"
@@ -24,26 +25,6 @@
 
 namespace ge::cli {
 namespace {
-
-// Writes `<path>.tmp` and renames it, so that a failure leaves no half-written file.
-void WriteFileAtomically(const std::string& path, const std::string& contents) {
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << contents;
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      throw Error(ErrorCode::kIoError, fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-    }
-  }
-  std::error_code error;
-  std::filesystem::rename(temp, path, error);
-  if (error) {
-    std::remove(temp.c_str());
-    throw Error(ErrorCode::kIoError, fmt::format("{}: cannot write: {}", path, error.message()));
-  }
-}
 
 std::string ShellQuote(const std::string& text) {
   std::string quoted = "'";

@@ -3,10 +3,13 @@
 // constant filter is reordered once into the layout the primitive prefers
 // (format_tag::any), a runtime filter is read as is. The dtypes oneDNN lacks
 // (float64, float16, bfloat16) run the direct kernel of direct_conv.cc.
+// Conv2D/Conv3D in high_performance or enable_hi_float_32_execution mode
+// multiply bfloat16-rounded operands instead (bf16_products.h).
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "device/cpu/kernels/bf16_products.h"
 #include "device/cpu/kernels/conv_geometry.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
@@ -177,8 +180,29 @@ const dnnl::memory::desc& WeightsDescToBuild(const ConvSetup& s) {
   return s.constant_filter != nullptr ? s.weights_any : s.user_weights;
 }
 
+// high_performance / enable_hi_float_32_execution: bfloat16 operands, float32
+// accumulation (bf16_products.h), for the float32, float16 and bfloat16 nodes.
+std::unique_ptr<Kernel> MakeBf16Conv(const Node& node, const ConvGeometry& g) {
+  const ConvSetup s = ReadSetup(node, g);
+  return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
+    using Conv = dnnl::convolution_forward;
+    using Type = dnnl::memory::data_type;
+    const dnnl::memory::desc no_bias;
+    Conv::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                    AnyLayout(s.src, Type::bf16), AnyLayout(s.user_weights, Type::bf16),
+                    s.has_bias ? s.bias : no_bias, AnyLayout(s.dst, Type::f32), s.strides, s.dilates, s.padding_l,
+                    s.padding_r);
+    Conv::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());
+    std::optional<ProductOperand> bias;
+    if (s.has_bias) bias = ProductOperand{s.inputs.bias, s.bias};
+    return std::make_unique<Bf16ProductKernel>(node, pd, Conv(pd), ProductOperand{s.inputs.x, s.src},
+                                               ProductOperand{s.inputs.filter, s.user_weights}, bias, s.dst);
+  });
+}
+
 std::unique_ptr<Kernel> MakeConv(const Node& node) {
   const ConvGeometry g = ReadGeometry(node, kConvInputs, /*transposed=*/false);
+  if (g.dtype != DataType::kDouble && WantsReducedPrecisionProducts(node)) return MakeBf16Conv(node, g);
   if (g.dtype != DataType::kFloat) return MakeDirectConv(node, g);
   const ConvSetup s = ReadSetup(node, g);
   return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
@@ -210,8 +234,8 @@ std::unique_ptr<Kernel> MakeConvTranspose(const Node& node) {
 }  // namespace
 
 void RegisterConvKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "Conv2D", ConvDtypes(), MakeConv);
-  RegisterKernel(registry, "Conv3D", ConvDtypes(), MakeConv);
+  RegisterKernel(registry, "Conv2D", ConvDtypes(), MakeConv, CubeImplModes());
+  RegisterKernel(registry, "Conv3D", ConvDtypes(), MakeConv, CubeImplModes());
   // Keyed by its first input, input_size (the output shape as int32/int64);
   // the dtype of x and filter is checked when the kernel is built.
   RegisterKernel(registry, "Conv2DTranspose", {DataType::kInt32, DataType::kInt64}, MakeConvTranspose);

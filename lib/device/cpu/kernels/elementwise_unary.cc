@@ -9,6 +9,7 @@
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/elementwise_unary.h"
+#include "device/cpu/kernels/fast_math.h"
 
 namespace ge::device::cpu {
 
@@ -32,8 +33,6 @@ GE_UNARY_OP(SignOp, C((x > C(0)) - (x < C(0))))
 GE_UNARY_OP(CeilOp, std::ceil(x))
 GE_UNARY_OP(FloorOp, std::floor(x))
 GE_UNARY_OP(RoundOp, std::nearbyint(x))
-GE_UNARY_OP(SigmoidOp, C(1) / (C(1) + std::exp(-x)))
-GE_UNARY_OP(TanhOp, std::tanh(x))
 GE_UNARY_OP(ErfOp, std::erf(x))
 GE_UNARY_OP(SqrtOp, std::sqrt(x))
 GE_UNARY_OP(ExpOp, std::exp(x))
@@ -50,11 +49,41 @@ GE_UNARY_OP(CoshOp, std::cosh(x))
 GE_UNARY_OP(AsinhOp, std::asinh(x))
 GE_UNARY_OP(AcoshOp, std::acosh(x))
 GE_UNARY_OP(AtanhOp, std::atanh(x))
-// The exact (erf) form: x * Phi(x).
-GE_UNARY_OP(GeluOp, C(0.5) * x * (C(1) + std::erf(x * C(0.70710678118654752440))))
 // Integer ops.
 GE_UNARY_OP(InvertOp, C(~x))
 #undef GE_UNARY_OP
+
+// Ops whose float libm forms lose more than an ulp (composed operations,
+// float tanhf): computed on w = x in double and rounded once.
+#define GE_WIDE_UNARY_OP(Name, expr)   \
+  struct Name {                        \
+    template <typename C>              \
+    C operator()(C x) const {          \
+      const double w = x;              \
+      return static_cast<C>(expr);     \
+    }                                  \
+  };
+GE_WIDE_UNARY_OP(SigmoidOp, 1.0 / (1.0 + std::exp(-w)))
+GE_WIDE_UNARY_OP(TanhOp, std::tanh(w))
+// The exact form x * Phi(x), through erfc so the negative tail (where
+// 1 + erf(x/sqrt 2) would cancel) keeps its relative accuracy.
+GE_WIDE_UNARY_OP(GeluOp, 0.5 * w * std::erfc(w * -0.70710678118654752440))
+#undef GE_WIDE_UNARY_OP
+
+// The high_performance forms (fast_math.h), computed in float.
+#define GE_FAST_OP(Name, fn)                                  \
+  struct Name {                                               \
+    float operator()(float x) const { return fn(x); }         \
+  };
+GE_FAST_OP(FastExpOp, FastExp)
+GE_FAST_OP(FastLogOp, FastLog)
+GE_FAST_OP(FastTanhOp, FastTanh)
+GE_FAST_OP(FastSigmoidOp, FastSigmoid)
+GE_FAST_OP(FastErfOp, FastErf)
+GE_FAST_OP(FastGeluOp, FastGelu)
+GE_FAST_OP(FastSqrtOp, FastSqrt)
+GE_FAST_OP(FastReciprocalOp, FastReciprocal)
+#undef GE_FAST_OP
 
 struct LogicalNotOp {
   bool operator()(bool x) const { return !x; }
@@ -115,13 +144,13 @@ void RegisterUnaryKernels(KernelRegistry& registry) {
   RegisterUnary<CeilOp>(registry, "Ceil", HalfFloatTypes{});
   RegisterUnary<FloorOp>(registry, "Floor", HalfFloatTypes{});
   RegisterUnary<RoundOp>(registry, "Round", HalfFloatTypes{});
-  RegisterUnary<SigmoidOp>(registry, "Sigmoid", HalfFloatTypes{});
-  RegisterUnary<TanhOp>(registry, "Tanh", HalfFloatTypes{});
-  RegisterUnary<ErfOp>(registry, "Erf", HalfFloatTypes{});
-  RegisterUnary<SqrtOp>(registry, "Sqrt", HalfFloatTypes{});
-  RegisterUnary<ExpOp>(registry, "Exp", HalfFloatTypes{});
-  RegisterUnary<LogOp>(registry, "Log", HalfFloatTypes{});
-  RegisterUnary<ReciprocalOp>(registry, "Reciprocal", HalfFloatTypes{});
+  RegisterDualUnary<SigmoidOp, FastSigmoidOp>(registry, "Sigmoid", HalfFloatTypes{});
+  RegisterDualUnary<TanhOp, FastTanhOp>(registry, "Tanh", HalfFloatTypes{});
+  RegisterDualUnary<ErfOp, FastErfOp>(registry, "Erf", HalfFloatTypes{});
+  RegisterDualUnary<SqrtOp, FastSqrtOp>(registry, "Sqrt", HalfFloatTypes{});
+  RegisterDualUnary<ExpOp, FastExpOp>(registry, "Exp", HalfFloatTypes{});
+  RegisterDualUnary<LogOp, FastLogOp>(registry, "Log", HalfFloatTypes{});
+  RegisterDualUnary<ReciprocalOp, FastReciprocalOp>(registry, "Reciprocal", HalfFloatTypes{});
   RegisterUnary<SinOp>(registry, "Sin", HalfFloatTypes{});
   RegisterUnary<CosOp>(registry, "Cos", HalfFloatTypes{});
   RegisterUnary<TanOp>(registry, "Tan", HalfFloatTypes{});
@@ -133,7 +162,7 @@ void RegisterUnaryKernels(KernelRegistry& registry) {
   RegisterUnary<AsinhOp>(registry, "Asinh", HalfFloatTypes{});
   RegisterUnary<AcoshOp>(registry, "Acosh", HalfFloatTypes{});
   RegisterUnary<AtanhOp>(registry, "Atanh", HalfFloatTypes{});
-  RegisterUnary<GeluOp>(registry, "Gelu", HalfFloatTypes{});
+  RegisterDualUnary<GeluOp, FastGeluOp>(registry, "Gelu", HalfFloatTypes{});
   RegisterUnary<InvertOp>(registry, "Invert", IntegerTypes{});
   RegisterUnary<LogicalNotOp>(registry, "LogicalNot", BoolTypes{});
   RegisterUnary<IsNanOp, /*kBoolOutput=*/true>(registry, "IsNan", HalfFloatTypes{});

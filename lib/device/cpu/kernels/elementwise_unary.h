@@ -53,4 +53,24 @@ void RegisterUnary(KernelRegistry& registry, const std::string& op_type, TypeLis
   });
 }
 
+// Registers op_type for the dtypes of `types` with two implementations: the
+// default Precise and, for high_performance (the node's applied mode) on the
+// types computed in float, Fast; float64 always runs Precise.
+template <typename Precise, typename Fast, typename... Ts>
+void RegisterDualUnary(KernelRegistry& registry, const std::string& op_type, TypeList<Ts...> types) {
+  RegisterKernel(
+      registry, op_type, DataTypesOf(types),
+      [](const Node& node) {
+        const bool fast = WantsHighPerformance(node);
+        return DispatchDtype(node, InputDtype(node, 0), TypeList<Ts...>{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+          using In = typename decltype(tag)::type;
+          if constexpr (std::is_same_v<Compute<In>, float>) {
+            if (fast) return std::make_unique<UnaryKernel<In, In, Fast>>(MakeOp<Fast>(node));
+          }
+          return std::make_unique<UnaryKernel<In, In, Precise>>(MakeOp<Precise>(node));
+        });
+      },
+      DualImplModes());
+}
+
 }  // namespace ge::device::cpu

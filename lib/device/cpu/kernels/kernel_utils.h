@@ -142,16 +142,57 @@ auto DispatchElementSize(const Node& node, DataType dtype, Make&& make) -> declt
   }
 }
 
-// Implementation modes of the CPU kernels: they all compute in the precision
-// of their dtype, without approximations.
+// Implementation modes (ATC's names). high_precision computes in float32 or
+// wider without approximations; high_performance uses the approximations of
+// fast_math.h or a narrower accumulation. The two fp32 execution modes of the
+// cube ops: full float32 products, or products of operands rounded to
+// bfloat16 (the CPU's stand-in for HF32) accumulated in float32.
+inline constexpr std::string_view kHighPrecision = "high_precision";
+inline constexpr std::string_view kHighPerformance = "high_performance";
+inline constexpr std::string_view kFloat32Execution = "enable_float_32_execution";
+inline constexpr std::string_view kHiFloat32Execution = "enable_hi_float_32_execution";
+
+// The node attribute holding the mode the selection pass applied to it.
+inline constexpr char kImplModeAttr[] = "_op_impl_mode";
+
+// The node's applied implementation mode (its kImplModeAttr string), or
+// `fallback` (the kernel's default) when it has none.
+std::string_view ImplModeOf(const Node& node, std::string_view fallback);
+
+// Kernels with a single implementation: they compute in the precision of
+// their dtype, without approximations.
 inline const std::vector<std::string>& CpuImplModes() {
-  static const std::vector<std::string> modes = {"high_precision"};
+  static const std::vector<std::string> modes = {std::string(kHighPrecision)};
   return modes;
 }
 
+// Kernels with a precise default and a fast alternative.
+inline const std::vector<std::string>& DualImplModes() {
+  static const std::vector<std::string> modes = {std::string(kHighPrecision), std::string(kHighPerformance)};
+  return modes;
+}
+
+// Whether the node asks for the fast implementation of a DualImplModes kernel.
+inline bool WantsHighPerformance(const Node& node) { return ImplModeOf(node, kHighPrecision) == kHighPerformance; }
+
+// The cube ops (MatMulV2, BatchMatMulV2, Conv2D): the two fp32 execution
+// modes besides the two precision modes.
+inline const std::vector<std::string>& CubeImplModes() {
+  static const std::vector<std::string> modes = {std::string(kHighPrecision), std::string(kHighPerformance),
+                                                 std::string(kFloat32Execution), std::string(kHiFloat32Execution)};
+  return modes;
+}
+
+// Whether a CubeImplModes kernel should multiply bfloat16-rounded operands
+// (high_performance, enable_hi_float_32_execution) rather than exact ones.
+inline bool WantsReducedPrecisionProducts(const Node& node) {
+  const std::string_view mode = ImplModeOf(node, kHighPrecision);
+  return mode == kHighPerformance || mode == kHiFloat32Execution;
+}
+
 inline void RegisterKernel(KernelRegistry& registry, std::string op_type, std::vector<DataType> dtypes,
-                           KernelFactory factory) {
-  registry.Register(KernelDef{std::move(op_type), std::move(dtypes), CpuImplModes(), std::move(factory)});
+                           KernelFactory factory, std::vector<std::string> impl_modes = CpuImplModes()) {
+  registry.Register(KernelDef{std::move(op_type), std::move(dtypes), std::move(impl_modes), std::move(factory)});
 }
 
 }  // namespace ge::device::cpu

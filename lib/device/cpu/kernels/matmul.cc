@@ -4,13 +4,16 @@
 // layer) is reordered once into oneDNN's preferred layout. The dtypes oneDNN
 // lacks (float64, float16, bfloat16 and the 32/64-bit integers of ONNX
 // MatMul) run a direct loop: floats accumulate in double, integers in their
-// own width with wrap-around.
+// own width with wrap-around. In high_performance or
+// enable_hi_float_32_execution mode the float dtypes multiply bfloat16-rounded
+// operands with float32 accumulation instead (bf16_products.h).
 #include <optional>
 #include <concepts>
 #include <type_traits>
 
 #include <fmt/format.h>
 
+#include "device/cpu/kernels/bf16_products.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
 #include "device/cpu/kernels/element_types.h"
@@ -264,7 +267,12 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
            fmt::format("bias {} must have N = {} elements", InputShape(node, 2).ToString(), n));
     }
   }
-  if (dtype != DataType::kFloat) {
+  // high_performance / enable_hi_float_32_execution: bfloat16 operands with
+  // float32 accumulation (bf16_products.h) for the three float dtypes.
+  const bool reduced_precision = (dtype == DataType::kFloat || dtype == DataType::kFloat16 ||
+                                  dtype == DataType::kBFloat16) &&
+                                 WantsReducedPrecisionProducts(node);
+  if (dtype != DataType::kFloat && !reduced_precision) {
     return DispatchDtype(node, dtype, DirectMatMulTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
       return std::make_unique<DirectMatMulKernel<typename decltype(tag)::type>>(a, b, batch, HasInput(node, 2));
     });
@@ -282,6 +290,20 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
   const dnnl::memory::desc a_desc = OperandDesc(a, rank);
   const dnnl::memory::desc b_desc = OperandDesc(b, rank);
   const dnnl::memory::desc dst_desc = F32Desc(ToDnnlDims(dst_dims), ToDnnlDims(RowMajorStrides(dst_dims)));
+  if (reduced_precision) {
+    return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
+      using Type = dnnl::memory::data_type;
+      const dnnl::memory::desc a_bf16 = AnyLayout(a_desc, Type::bf16), b_bf16 = AnyLayout(b_desc, Type::bf16);
+      const dnnl::memory::desc dst_any = AnyLayout(dst_desc, Type::f32);
+      dnnl::matmul::desc desc = bias ? dnnl::matmul::desc(a_bf16, b_bf16, *bias, dst_any)
+                                     : dnnl::matmul::desc(a_bf16, b_bf16, dst_any);
+      dnnl::matmul::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());
+      std::optional<ProductOperand> bias_operand;
+      if (bias) bias_operand = ProductOperand{2, *bias};
+      return std::make_unique<Bf16ProductKernel>(node, pd, dnnl::matmul(pd), ProductOperand{0, a_desc},
+                                                 ProductOperand{1, b_desc}, bias_operand, dst_desc);
+    });
+  }
   const bool constant_b = node.input(1)->constant() != nullptr;
   return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
     // A constant x2 is packed once, so oneDNN may choose its layout.
@@ -297,10 +319,12 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
 }  // namespace
 
 void RegisterMatMulKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "MatMulV2", MatMulDtypes(),
-                 [](const Node& node) { return MakeMatMul(node, "transpose_x1", "transpose_x2"); });
-  RegisterKernel(registry, "BatchMatMulV2", MatMulDtypes(),
-                 [](const Node& node) { return MakeMatMul(node, "adj_x1", "adj_x2"); });
+  RegisterKernel(
+      registry, "MatMulV2", MatMulDtypes(),
+      [](const Node& node) { return MakeMatMul(node, "transpose_x1", "transpose_x2"); }, CubeImplModes());
+  RegisterKernel(
+      registry, "BatchMatMulV2", MatMulDtypes(), [](const Node& node) { return MakeMatMul(node, "adj_x1", "adj_x2"); },
+      CubeImplModes());
 }
 
 }  // namespace ge::device::cpu

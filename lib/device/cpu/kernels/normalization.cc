@@ -1,13 +1,17 @@
 // BatchNorm (inference), LayerNorm, InstanceNorm and LRN. float16/bfloat16
 // elements are computed on in float (statistics in double) and rounded once.
+// LayerNorm's high_performance mode takes its statistics in one pass in the
+// compute type instead.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"
+#include "device/cpu/kernels/fast_math.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
@@ -94,10 +98,28 @@ Moments ComputeMoments(const T* in, int64_t n) {
   return {mean, squares / static_cast<double>(n)};
 }
 
+// LayerNorm's high_performance statistics: one pass of sums and sums of
+// squares in the compute type, variance = E[x^2] - mean^2 (which loses
+// precision when the mean is large against the spread).
+template <typename T>
+Moments ComputeMomentsFast(const T* in, int64_t n) {
+  using C = Compute<T>;
+  C sum = 0, squares = 0;
+#pragma omp simd reduction(+ : sum, squares)
+  for (int64_t i = 0; i < n; ++i) {
+    const C v = Load(in[i]);
+    sum += v;
+    squares += v * v;
+  }
+  const C mean = sum / static_cast<C>(n);
+  return {mean, std::max(C(0), squares / static_cast<C>(n) - mean * mean)};
+}
+
 // x viewed as [rows, cols] with cols = the normalized axes; gamma and beta
 // cover the trailing `params` elements of a row's index space, so a flat
-// element i uses gamma[i % params].
-template <typename T>
+// element i uses gamma[i % params]. kFast: high_performance (the one-pass
+// statistics above and FastRsqrt); otherwise two passes in double.
+template <typename T, bool kFast>
 class LayerNormKernel final : public Kernel {
  public:
   LayerNormKernel(int64_t rows, int64_t cols, int64_t params, float epsilon)
@@ -114,19 +136,27 @@ class LayerNormKernel final : public Kernel {
     for (int64_t r = 0; r < rows_; ++r) {
       const T* in = x + r * cols_;
       T* out = y + r * cols_;
-      const auto [mean, variance] = ComputeMoments(in, cols_);
-      using C = Compute<T>;
-      const C inv_std = static_cast<C>(1.0 / std::sqrt(variance + epsilon_));
+      const auto [mean, variance] = kFast ? ComputeMomentsFast(in, cols_) : ComputeMoments(in, cols_);
+      // high_precision normalizes in double, high_performance in the compute type.
+      using C = std::conditional_t<kFast, Compute<T>, double>;
+      C inv_std;
+      if constexpr (kFast && std::is_same_v<C, float>) {
+        inv_std = FastRsqrt(static_cast<float>(variance) + epsilon_);
+      } else {
+        inv_std = static_cast<C>(1.0 / std::sqrt(variance + epsilon_));
+      }
       const C m = static_cast<C>(mean);
+      auto in_c = [](T v) { return static_cast<C>(Load(v)); };
       if (params_ == cols_) {  // the usual case: one gamma per normalized element
+#pragma omp simd
         for (int64_t c = 0; c < cols_; ++c) {
-          out[c] = Store<T>((Load(in[c]) - m) * inv_std * Load(gamma[c]) + Load(beta[c]));
+          out[c] = Store<T>((in_c(in[c]) - m) * inv_std * in_c(gamma[c]) + in_c(beta[c]));
         }
       } else {
         const int64_t param_base = (r * cols_) % params_;
         for (int64_t c = 0; c < cols_; ++c) {
           const int64_t p = (param_base + c) % params_;
-          out[c] = Store<T>((Load(in[c]) - m) * inv_std * Load(gamma[p]) + Load(beta[p]));
+          out[c] = Store<T>((in_c(in[c]) - m) * inv_std * in_c(gamma[p]) + in_c(beta[p]));
         }
       }
       if (mean_out != nullptr) mean_out[r] = Store<T>(m);
@@ -171,8 +201,11 @@ std::unique_ptr<Kernel> MakeLayerNorm(const Node& node) {
     }
   }
   const float epsilon = node.attrs().GetFloat("epsilon");
+  const bool fast = WantsHighPerformance(node);
   return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<LayerNormKernel<typename decltype(tag)::type>>(rows, cols, params, epsilon);
+    using T = typename decltype(tag)::type;
+    if (fast) return std::make_unique<LayerNormKernel<T, true>>(rows, cols, params, epsilon);
+    return std::make_unique<LayerNormKernel<T, false>>(rows, cols, params, epsilon);
   });
 }
 
@@ -285,7 +318,7 @@ std::unique_ptr<Kernel> MakeLrn(const Node& node) {
 
 void RegisterNormalizationKernels(KernelRegistry& registry) {
   RegisterKernel(registry, "BatchNorm", DataTypesOf(HalfFloatTypes{}), MakeBatchNorm);
-  RegisterKernel(registry, "LayerNorm", DataTypesOf(HalfFloatTypes{}), MakeLayerNorm);
+  RegisterKernel(registry, "LayerNorm", DataTypesOf(HalfFloatTypes{}), MakeLayerNorm, DualImplModes());
   RegisterKernel(registry, "InstanceNorm", DataTypesOf(HalfFloatTypes{}), MakeInstanceNorm);
   RegisterKernel(registry, "LRN", DataTypesOf(HalfFloatTypes{}), MakeLrn);
 }

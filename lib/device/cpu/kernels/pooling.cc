@@ -4,6 +4,7 @@
 // one of depth 1.
 #include <algorithm>
 #include <array>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -174,9 +175,12 @@ class MaxPoolKernel final : public Kernel {
 // exclusive: divide by the number of real input elements in the window.
 // inclusive: divide by the window clipped to the padded input (the
 // PyTorch/ONNX rule: the extra cells a ceil_mode window reaches past the
-// padding are not counted).
-template <typename T>
+// padding are not counted). The window sums in double (high_precision), or
+// with kFast (high_performance) in the compute type, scaled by 1/count.
+template <typename T, bool kFast>
 class AvgPoolKernel final : public Kernel {
+  using Acc = std::conditional_t<kFast, Compute<T>, double>;
+
  public:
   AvgPoolKernel(PoolGeometry g, bool exclusive) : g_(g), exclusive_(exclusive) {}
   void Run(const KernelContext& ctx) const override {
@@ -194,15 +198,20 @@ class AvgPoolKernel final : public Kernel {
         real *= std::max<int64_t>(end[a] - begin[a], 0);
         padded *= std::min(c[a] + g.kernel[a], g.in[a] + g.pad_end[a]) - c[a];
       }
-      double sum = 0;
+      Acc sum = 0;
       for (int64_t d = begin[0]; d < end[0]; ++d) {
         for (int64_t h = begin[1]; h < end[1]; ++h) {
           const T* row = plane + (d * g.in[1] + h) * g.in[2];
-          for (int64_t w = begin[2]; w < end[2]; ++w) sum += static_cast<double>(Load(row[w]));
+#pragma omp simd reduction(+ : sum)
+          for (int64_t w = begin[2]; w < end[2]; ++w) sum += static_cast<Acc>(Load(row[w]));
         }
       }
       const int64_t count = exclusive ? real : padded;
-      y[out] = Store<T>(count > 0 ? sum / static_cast<double>(count) : 0.0);
+      if constexpr (kFast) {
+        y[out] = Store<T>(count > 0 ? sum * (Acc(1) / static_cast<Acc>(count)) : Acc(0));
+      } else {
+        y[out] = Store<T>(count > 0 ? sum / static_cast<double>(count) : 0.0);
+      }
     });
   }
 
@@ -232,8 +241,11 @@ std::unique_ptr<Kernel> MakeAvgPool(const Node& node) {
   const PoolGeometry g = ReadGeometry(node, /*has_dilations=*/false);
   const bool exclusive = node.attrs().Has("exclusive") ? node.attrs().GetBool("exclusive")
                                                        : !node.attrs().GetBool("count_include_pad");
+  const bool fast = WantsHighPerformance(node);
   return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<AvgPoolKernel<typename decltype(tag)::type>>(g, exclusive);
+    using T = typename decltype(tag)::type;
+    if (fast) return std::make_unique<AvgPoolKernel<T, true>>(g, exclusive);
+    return std::make_unique<AvgPoolKernel<T, false>>(g, exclusive);
   });
 }
 
@@ -308,8 +320,8 @@ void RegisterPoolingKernels(KernelRegistry& registry) {
   RegisterKernel(registry, "MaxPoolV3", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
   RegisterKernel(registry, "MaxPool3D", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
   RegisterKernel(registry, "MaxPoolWithArgmax", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
-  RegisterKernel(registry, "AvgPoolV2", DataTypesOf(HalfFloatTypes{}), MakeAvgPool);
-  RegisterKernel(registry, "AvgPool3D", DataTypesOf(HalfFloatTypes{}), MakeAvgPool);
+  RegisterKernel(registry, "AvgPoolV2", DataTypesOf(HalfFloatTypes{}), MakeAvgPool, DualImplModes());
+  RegisterKernel(registry, "AvgPool3D", DataTypesOf(HalfFloatTypes{}), MakeAvgPool, DualImplModes());
   RegisterKernel(registry, "MaxUnpool", DataTypesOf(AllTypes{}), MakeMaxUnpool);
 }
 

@@ -3,7 +3,8 @@
 // any set of axes; ReduceSum with the axes as an input read at run time.
 // keep_dims only changes the output shape, not the data. The reducers see
 // elements as Load() gives them (float16/bfloat16 widened to float) and the
-// result is rounded back to the dtype once.
+// result is rounded back to the dtype once. ReduceMeanD has a
+// high_performance mode that sums in the compute type instead of double.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -38,6 +39,21 @@ struct MeanReducer {
   static Acc Init() { return Acc(0); }
   static Acc Step(Acc acc, T x) { return acc + x; }
   static T Finish(Acc acc, int64_t count) { return static_cast<T>(acc / static_cast<Acc>(count)); }
+};
+// ReduceMeanD's high_performance mode: the sum in the compute type (float for
+// float16/bfloat16/float32) in SIMD partial sums, scaled by 1/count.
+template <typename T>
+struct FastMeanReducer {
+  using Acc = T;
+  static Acc Init() { return Acc(0); }
+  static Acc Step(Acc acc, T x) { return acc + x; }
+  template <typename In>
+  static Acc StepRun(Acc acc, const In* run, int64_t n) {
+#pragma omp simd reduction(+ : acc)
+    for (int64_t j = 0; j < n; ++j) acc += Load(run[j]);
+    return acc;
+  }
+  static T Finish(Acc acc, int64_t count) { return acc * (T(1) / static_cast<T>(count)); }
 };
 template <typename T>
 struct ProdReducer {
@@ -163,6 +179,18 @@ ReducePlan PlanReduce(const std::vector<int64_t>& in_dims, const std::vector<boo
   return plan;
 }
 
+// Folds a contiguous run into acc: by the reducer's own StepRun when it has
+// one (a reassociating SIMD loop), else element by element in order.
+template <typename R, typename T>
+typename R::Acc StepRun(typename R::Acc acc, const T* run, int64_t n) {
+  if constexpr (requires { R::StepRun(acc, run, n); }) {
+    return R::StepRun(acc, run, n);
+  } else {
+    for (int64_t j = 0; j < n; ++j) acc = R::Step(acc, Load(run[j]));
+    return acc;
+  }
+}
+
 // Reduces x into y as the plan says.
 template <typename T, template <typename> class Reducer>
 void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
@@ -178,8 +206,7 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
       const int64_t base = plan.outer.Offset(o);
       Acc acc = R::Init();
       for (int64_t r = 0; r < reduced; ++r) {
-        const T* run = x + base + plan.reduced.Offset(r);
-        for (int64_t j = 0; j < inner; ++j) acc = R::Step(acc, Load(run[j]));
+        acc = StepRun<R>(acc, x + base + plan.reduced.Offset(r), inner);
       }
       y[o] = Store<T>(R::Finish(acc, plan.count));
     }
@@ -190,6 +217,7 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
       std::vector<Acc> acc(static_cast<size_t>(inner), R::Init());
       for (int64_t r = 0; r < reduced; ++r) {
         const T* run = x + base + plan.reduced.Offset(r);
+#pragma omp simd
         for (int64_t j = 0; j < inner; ++j) acc[j] = R::Step(acc[j], Load(run[j]));
       }
       T* out = y + o * inner;
@@ -257,8 +285,11 @@ class ReduceSumAxesInputKernel final : public Kernel {
 // also the 8-bit ones; the 16-bit integers come at no extra cost.
 using ReduceTypes = NumericTypes;
 
-template <template <typename> class Reducer>
+// Registers op_type with Reducer, or with the two reducers of DualImplModes
+// when FastReducer is given (it serves high_performance).
+template <template <typename> class Reducer, template <typename> class FastReducer = Reducer>
 void RegisterReduce(KernelRegistry& registry, const std::string& op_type) {
+  constexpr bool kDual = !std::is_same_v<Reducer<float>, FastReducer<float>>;
   RegisterKernel(registry, op_type, DataTypesOf(ReduceTypes{}), [](const Node& node) {
     const Shape& in = InputShape(node, 0);
     std::vector<int64_t> axes = NormalizeAxesOf(node, node.attrs().GetInts("axes"), in.rank(), "axes");
@@ -272,10 +303,13 @@ void RegisterReduce(KernelRegistry& registry, const std::string& op_type) {
                        in.ToString(), fmt::join(axes, ", ")));
     }
     ReducePlan plan = PlanReduce(in.dims(), reduced);
+    const bool fast = kDual && WantsHighPerformance(node);
     return DispatchDtype(node, InputDtype(node, 0), ReduceTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-      return std::make_unique<ReduceKernel<typename decltype(tag)::type, Reducer>>(plan);
+      using T = typename decltype(tag)::type;
+      if (fast) return std::make_unique<ReduceKernel<T, FastReducer>>(plan);
+      return std::make_unique<ReduceKernel<T, Reducer>>(plan);
     });
-  });
+  }, kDual ? DualImplModes() : CpuImplModes());
 }
 
 std::unique_ptr<Kernel> MakeReduceSumAxesInput(const Node& node) {
@@ -293,7 +327,7 @@ std::unique_ptr<Kernel> MakeReduceSumAxesInput(const Node& node) {
 void RegisterReduceKernels(KernelRegistry& registry) {
   RegisterKernel(registry, "ReduceSum", DataTypesOf(ReduceTypes{}), MakeReduceSumAxesInput);
   RegisterReduce<SumReducer>(registry, "ReduceSumD");
-  RegisterReduce<MeanReducer>(registry, "ReduceMeanD");
+  RegisterReduce<MeanReducer, FastMeanReducer>(registry, "ReduceMeanD");
   RegisterReduce<ProdReducer>(registry, "ReduceProdD");
   RegisterReduce<MaxReducer>(registry, "ReduceMaxD");
   RegisterReduce<MinReducer>(registry, "ReduceMinD");

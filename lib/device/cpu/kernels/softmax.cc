@@ -1,5 +1,8 @@
 // SoftmaxV2, LogSoftmaxV2 and Hardmax over one axis (or several adjacent
-// axes, treated as one). float16/bfloat16 compute in float.
+// axes, treated as one). float16/bfloat16 compute in float. SoftmaxV2 and
+// LogSoftmaxV2 have two implementations: high_precision (the default)
+// computes in double; high_performance uses FastExp/FastLog (fast_math.h) and
+// sums in the compute type.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +13,7 @@
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"
+#include "device/cpu/kernels/fast_math.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
@@ -18,12 +22,32 @@ namespace {
 
 enum class Mode { kSoftmax, kLogSoftmax, kHardmax };
 
+// e^x and ln x of the two implementations: the fast ones exist for float only.
+template <bool kFast, typename C>
+C Exp(C x) {
+  if constexpr (kFast && std::is_same_v<C, float>) {
+    return FastExp(x);
+  } else {
+    return std::exp(x);
+  }
+}
+template <bool kFast, typename C>
+C Log(C x) {
+  if constexpr (kFast && std::is_same_v<C, float>) {
+    return FastLog(x);
+  } else {
+    return std::log(x);
+  }
+}
+
 // x viewed as [outer, axis, inner]. Each outer block is normalized with
 // passes over whole rows of `inner` elements (one element when the axis is
 // the last), so every loop runs over contiguous memory.
-template <typename T, Mode kMode>
+template <typename T, Mode kMode, bool kFast>
 class AxisNormalizeKernel final : public Kernel {
-  using C = Compute<T>;
+  // high_precision computes in double, high_performance in the compute type.
+  using C = std::conditional_t<kFast, Compute<T>, double>;
+  static C In(T v) { return static_cast<C>(Load(v)); }
 
  public:
   AxisNormalizeKernel(int64_t outer, int64_t axis, int64_t inner) : outer_(outer), axis_(axis), inner_(inner) {}
@@ -36,24 +60,64 @@ class AxisNormalizeKernel final : public Kernel {
 #pragma omp parallel if (outer_ * block > kParallelGrain)
     {
       // Per-lane running max, its first index, and the sum of exponentials.
-      std::vector<C> max(inner_), sum(inner_);
+      std::vector<C> max(inner_);
+      std::vector<C> sum(inner_);
       std::vector<int64_t> argmax(inner_);
 #pragma omp for
-      for (int64_t o = 0; o < outer_; ++o) Block(x + o * block, y + o * block, max.data(), sum.data(), argmax.data());
+      for (int64_t o = 0; o < outer_; ++o) {
+        if (kMode != Mode::kHardmax && inner_ == 1) {
+          Row(x + o * block, y + o * block);
+        } else {
+          Block(x + o * block, y + o * block, max.data(), sum.data(), argmax.data());
+        }
+      }
     }
   }
 
  private:
+  // Exponentials are kept in y when T is the compute type (no rounding);
+  // otherwise recomputed in the last pass.
+  static constexpr bool kKeepExp = kMode == Mode::kSoftmax && std::is_same_v<T, C>;
+
+  // The normalized axis is the last one (the common case): one contiguous
+  // row, reduced with SIMD reductions.
+  void Row(const T* x, T* y) const {
+    C max = In(x[0]);
+    for (int64_t k = 1; k < axis_; ++k) max = std::max(max, In(x[k]));
+    C sum = 0;
+#pragma omp simd reduction(+ : sum)
+    for (int64_t k = 0; k < axis_; ++k) {
+      const C e = Exp<kFast>(In(x[k]) - max);
+      if constexpr (kKeepExp) y[k] = e;
+      sum += e;
+    }
+    if constexpr (kMode == Mode::kLogSoftmax) {
+      const C shift = max + Log<kFast>(sum);
+#pragma omp simd
+      for (int64_t k = 0; k < axis_; ++k) y[k] = Store<T>(In(x[k]) - shift);
+    } else {
+      const C scale = C(1) / sum;
+#pragma omp simd
+      for (int64_t k = 0; k < axis_; ++k) {
+        if constexpr (kKeepExp) {
+          y[k] *= scale;
+        } else {
+          y[k] = Store<T>(Exp<kFast>(In(x[k]) - max) * scale);
+        }
+      }
+    }
+  }
+
   void Block(const T* x, T* y, C* max, C* sum, int64_t* argmax) const {
     const int64_t n = inner_;
     for (int64_t j = 0; j < n; ++j) {
-      max[j] = Load(x[j]);
+      max[j] = In(x[j]);
       argmax[j] = 0;
     }
     for (int64_t k = 1; k < axis_; ++k) {
       const T* row = x + k * n;
       for (int64_t j = 0; j < n; ++j) {
-        const C v = Load(row[j]);
+        const C v = In(row[j]);
         if (v > max[j]) {
           max[j] = v;
           argmax[j] = k;
@@ -66,30 +130,30 @@ class AxisNormalizeKernel final : public Kernel {
       }
       return;
     }
-    // Exponentials are kept in y when T is the compute type (no rounding);
-    // otherwise recomputed in the last pass.
-    constexpr bool kKeepExp = kMode == Mode::kSoftmax && std::is_same_v<T, C>;
     std::fill(sum, sum + n, C(0));
     for (int64_t k = 0; k < axis_; ++k) {
+#pragma omp simd
       for (int64_t j = 0; j < n; ++j) {
-        const C e = std::exp(Load(x[k * n + j]) - max[j]);
+        const C e = Exp<kFast>(In(x[k * n + j]) - max[j]);
         if constexpr (kKeepExp) y[k * n + j] = e;
         sum[j] += e;
       }
     }
     if constexpr (kMode == Mode::kLogSoftmax) {
-      for (int64_t j = 0; j < n; ++j) sum[j] = max[j] + std::log(sum[j]);
+      for (int64_t j = 0; j < n; ++j) max[j] += Log<kFast>(sum[j]);
       for (int64_t k = 0; k < axis_; ++k) {
-        for (int64_t j = 0; j < n; ++j) y[k * n + j] = Store<T>(Load(x[k * n + j]) - sum[j]);
+#pragma omp simd
+        for (int64_t j = 0; j < n; ++j) y[k * n + j] = Store<T>(In(x[k * n + j]) - max[j]);
       }
     } else {
       for (int64_t j = 0; j < n; ++j) sum[j] = C(1) / sum[j];
       for (int64_t k = 0; k < axis_; ++k) {
+#pragma omp simd
         for (int64_t j = 0; j < n; ++j) {
           if constexpr (kKeepExp) {
             y[k * n + j] *= sum[j];
           } else {
-            y[k * n + j] = Store<T>(std::exp(Load(x[k * n + j]) - max[j]) * sum[j]);
+            y[k * n + j] = Store<T>(Exp<kFast>(In(x[k * n + j]) - max[j]) * sum[j]);
           }
         }
       }
@@ -117,8 +181,11 @@ std::unique_ptr<Kernel> MakeAxisNormalize(const Node& node) {
   const int64_t outer = Product(std::span(dims).first(first));
   const int64_t axis = Product(std::span(dims).subspan(first, last - first + 1));
   const int64_t inner = Product(std::span(dims).subspan(last + 1));
+  const bool fast = kMode != Mode::kHardmax && WantsHighPerformance(node);
   return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<AxisNormalizeKernel<typename decltype(tag)::type, kMode>>(outer, axis, inner);
+    using T = typename decltype(tag)::type;
+    if (fast) return std::make_unique<AxisNormalizeKernel<T, kMode, true>>(outer, axis, inner);
+    return std::make_unique<AxisNormalizeKernel<T, kMode, false>>(outer, axis, inner);
   });
 }
 
@@ -126,8 +193,8 @@ std::unique_ptr<Kernel> MakeAxisNormalize(const Node& node) {
 
 void RegisterSoftmaxKernels(KernelRegistry& registry) {
   const std::vector<DataType> dtypes = DataTypesOf(HalfFloatTypes{});
-  RegisterKernel(registry, "SoftmaxV2", dtypes, MakeAxisNormalize<Mode::kSoftmax>);
-  RegisterKernel(registry, "LogSoftmaxV2", dtypes, MakeAxisNormalize<Mode::kLogSoftmax>);
+  RegisterKernel(registry, "SoftmaxV2", dtypes, MakeAxisNormalize<Mode::kSoftmax>, DualImplModes());
+  RegisterKernel(registry, "LogSoftmaxV2", dtypes, MakeAxisNormalize<Mode::kLogSoftmax>, DualImplModes());
   RegisterKernel(registry, "Hardmax", dtypes, MakeAxisNormalize<Mode::kHardmax>);
 }
 

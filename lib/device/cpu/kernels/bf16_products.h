@@ -1,0 +1,65 @@
+// The reduced-precision products of the cube ops (MatMulV2, BatchMatMulV2,
+// Conv2D/Conv3D) in their high_performance and enable_hi_float_32_execution
+// modes: the operands are rounded to bfloat16 and a oneDNN primitive
+// multiplies them with float32 accumulation into a float32 result (AVX512-BF16
+// dot products where the CPU has them). This is the CPU's stand-in for the
+// HF32 of Ascend's cube units. float16 and bfloat16 tensors are widened to
+// float32 first, so one kernel serves the three float dtypes.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "device/cpu/kernels/dnnl_utils.h"
+#include "device/kernel.h"
+#include "ge/graph.h"
+
+namespace ge::device::cpu {
+
+// `user`'s dims with the given element type, the layout left to the primitive.
+dnnl::memory::desc AnyLayout(const dnnl::memory::desc& user, dnnl::memory::data_type type);
+
+// One input of the product: its index among the node's inputs and its
+// layout as stored, described as float32.
+struct ProductOperand {
+  size_t input = 0;
+  dnnl::memory::desc user;
+};
+
+class Bf16ProductKernel final : public Kernel {
+ public:
+  // pd was built from AnyLayout(src/weights, bf16), a float32 bias as
+  // stored (bias->user) and AnyLayout(dst_user, f32). A constant weights
+  // input is rounded and packed once, here.
+  template <typename PrimitiveDesc, typename Primitive>
+  Bf16ProductKernel(const Node& node, const PrimitiveDesc& pd, Primitive primitive, ProductOperand src,
+                    ProductOperand weights, std::optional<ProductOperand> bias, dnnl::memory::desc dst_user)
+      : label_(node.Describe()),
+        primitive_(std::move(primitive)),
+        src_(std::move(src)),
+        weights_(std::move(weights)),
+        bias_(std::move(bias)),
+        dst_user_(std::move(dst_user)),
+        src_packed_(pd.src_desc()),
+        weights_packed_(pd.weights_desc()),
+        dst_(pd.dst_desc()),
+        scratchpad_(pd.scratchpad_desc()) {
+    PackConstantWeights(node);
+  }
+
+  void Run(const KernelContext& ctx) const override;
+  size_t WorkspaceBytes() const override { return scratchpad_.get_size(); }
+
+ private:
+  void PackConstantWeights(const Node& node);
+
+  std::string label_;
+  dnnl::primitive primitive_;
+  ProductOperand src_, weights_;
+  std::optional<ProductOperand> bias_;
+  dnnl::memory::desc dst_user_;
+  dnnl::memory::desc src_packed_, weights_packed_, dst_, scratchpad_;
+  std::optional<dnnl::memory> packed_weights_;
+};
+
+}  // namespace ge::device::cpu
