@@ -39,9 +39,10 @@ struct MemorySummary {
   size_t arena_bytes = 0;        // planned activation arena of one run
   size_t no_reuse_bytes = 0;     // what the activations would take without any reuse
   size_t lower_bound_bytes = 0;  // peak of simultaneously live activation bytes
-  // Some shape is only known at run time: nothing is planned (the arena
-  // figures are 0); each run allocates its tensors and frees them after their
-  // last use.
+  // Some shape is only known at run time: nothing is planned ahead (the arena
+  // figures are 0). Runs plan per input shape when shapes follow from the
+  // input shapes (ge.exec.dynamicPlanCacheBytes); otherwise each allocates its
+  // tensors and frees them after their last use.
   bool dynamic = false;
   // The placement strategy that gave arena_bytes ("size_best_fit", ...;
   // "no_reuse" with ge.exec.disableReuseMemory; empty when dynamic).

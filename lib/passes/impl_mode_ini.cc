@@ -62,8 +62,9 @@ std::vector<IniLine> ReadIniLines(std::string_view text, const std::string& file
 void CheckKnownMode(const std::string& mode, const std::string& file, int line, const std::string& key) {
   const auto& known = KnownImplModes();
   if (std::find(known.begin(), known.end(), mode) == known.end()) {
-    ConfigError(file, line, fmt::format("unknown implementation mode '{}' for '{}'; valid modes: {}", mode, key,
-                                 fmt::join(known, ", ")));
+    ConfigError(
+        file, line,
+        fmt::format("unknown implementation mode '{}' for '{}'; valid modes: {}", mode, key, fmt::join(known, ", ")));
   }
 }
 
@@ -71,7 +72,7 @@ void CheckKnownMode(const std::string& mode, const std::string& file, int line, 
 
 const std::vector<std::string>& KnownImplModes() {
   static const std::vector<std::string> modes = {
-      "high_precision",     "high_performance",          "support_out_of_bound_index",  "keep_fp16",
+      "high_precision",    "high_performance",          "support_out_of_bound_index",  "keep_fp16",
       "super_performance", "enable_float_32_execution", "enable_hi_float_32_execution"};
   return modes;
 }
@@ -86,12 +87,14 @@ ImplModeFile ParseImplModeFile(std::string_view text, const std::string& file) {
     } else if (line.section == kByNodeName) {
       target = &parsed.by_node_name;
     } else {
-      ConfigError(file, line.line, fmt::format("unknown section [{}]; valid sections: [{}], [{}] (or none: OpType=mode lines)",
-                                        line.section, kByOpType, kByNodeName));
+      ConfigError(file, line.line,
+                  fmt::format("unknown section [{}]; valid sections: [{}], [{}] (or none: OpType=mode lines)",
+                              line.section, kByOpType, kByNodeName));
     }
     if (line.value.find(',') != std::string::npos) {
-      ConfigError(file, line.line, fmt::format("'{}' sets several modes ('{}'); a mode file sets one mode per key", line.key,
-                                        line.value));
+      ConfigError(
+          file, line.line,
+          fmt::format("'{}' sets several modes ('{}'); a mode file sets one mode per key", line.key, line.value));
     }
     CheckKnownMode(line.value, file, line.line, line.key);
     ImplModeEntry entry{line.value, file, line.line};
@@ -164,8 +167,8 @@ void CheckModeAllowed(const ImplModeEntry& entry, const std::string& op_type, co
   auto it = all.find(op_type);
   if (it == all.end()) {
     ConfigError(entry.file, entry.line,
-                fmt::format("{}={}: op {} has a single implementation ({} does not list it); allowed modes: none",
-                            key, entry.mode, op_type, kAllOpsFile));
+                fmt::format("{}={}: op {} has a single implementation ({} does not list it); allowed modes: none", key,
+                            entry.mode, op_type, kAllOpsFile));
   }
   if (std::find(it->second.begin(), it->second.end(), entry.mode) == it->second.end()) {
     ConfigError(entry.file, entry.line,

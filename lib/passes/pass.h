@@ -75,7 +75,8 @@ class PassManager {
   std::vector<PassTiming> Run(Graph& graph, PassContext& ctx, const PassManagerOptions& options) const;
 
   // The built-in pipeline: shape inference, identity removal, constant
-  // folding, Conv+BatchNorm folding, dead-code elimination.
+  // folding, Conv+BatchNorm folding, implementation-mode selection,
+  // dead-code elimination.
   static PassManager WithBuiltinPasses();
 
  private:

@@ -23,8 +23,8 @@ void CheckOpType(const std::string& op_type, const std::string& file, int line) 
 // remembering its line; numbers, booleans and null are rejected where read.
 struct Json {
   enum class Kind { kObject, kArray, kString } kind = Kind::kString;
-  std::string text;                                 // kString
-  std::vector<Json> items;                          // kArray
+  std::string text;                                   // kString
+  std::vector<Json> items;                            // kArray
   std::vector<std::pair<std::string, Json>> members;  // kObject, in file order
   int line = 0;
 };
@@ -129,10 +129,12 @@ class JsonReader {
 
 // The op types of a "to-add"/"to-remove" array.
 std::set<std::string> ReadOpTypes(const Json& array, const std::string& where, const std::string& file) {
-  if (array.kind != Json::Kind::kArray) ConfigError(file, array.line, fmt::format("{} must be an array of op types", where));
+  if (array.kind != Json::Kind::kArray)
+    ConfigError(file, array.line, fmt::format("{} must be an array of op types", where));
   std::set<std::string> op_types;
   for (const Json& item : array.items) {
-    if (item.kind != Json::Kind::kString) ConfigError(file, item.line, fmt::format("{} must hold op type strings", where));
+    if (item.kind != Json::Kind::kString)
+      ConfigError(file, item.line, fmt::format("{} must hold op type strings", where));
     CheckOpType(item.text, file, item.line);
     op_types.insert(item.text);
   }
@@ -148,8 +150,8 @@ void ReadListEdits(const Json& list, const std::string& name, const std::string&
     } else if (key == "to-remove") {
       remove = ReadOpTypes(value, fmt::format("\"{}\".\"to-remove\"", name), file);
     } else {
-      ConfigError(file, value.line, fmt::format("unknown key \"{}\" in \"{}\"; valid keys: \"to-add\", \"to-remove\"",
-                                                key, name));
+      ConfigError(file, value.line,
+                  fmt::format("unknown key \"{}\" in \"{}\"; valid keys: \"to-add\", \"to-remove\"", key, name));
     }
   }
   for (const std::string& op_type : add) {
@@ -195,8 +197,7 @@ MixlistEdits ParseMixlist(std::string_view text, const std::string& file) {
     } else if (key == "white-list") {
       ReadListEdits(value, key, file, edits.white_add, edits.white_remove);
     } else {
-      ConfigError(file, value.line,
-                  fmt::format("unknown key \"{}\"; valid keys: \"black-list\", \"white-list\"", key));
+      ConfigError(file, value.line, fmt::format("unknown key \"{}\"; valid keys: \"black-list\", \"white-list\"", key));
     }
   }
   return edits;

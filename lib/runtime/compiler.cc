@@ -19,6 +19,7 @@
 #include "runtime/model_layout.h"
 #include "runtime/storage_plan.h"
 #include "runtime/stream_assignment.h"
+#include "runtime/stream_workers.h"
 
 namespace ge::runtime {
 namespace {
@@ -130,6 +131,10 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   std::vector<size_t> steps = DefaultStepNodes(nodes);
   LayOutModel(*impl, device, std::move(nodes), steps);
   AssignStreams(*impl);
+  if (impl->stream_count > 1) {
+    ScopedIntraOpThreads team(StreamTeamSize(impl->settings.intra_op_threads, impl->stream_count));
+    RebuildKernels(*impl, device);
+  }
   PlanStorage(*impl);
   impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes, impl->settings.max_arenas);
   return impl;

@@ -2,8 +2,6 @@
 // at its storage and runs the steps: in order on the calling thread, or with
 // several streams, each stream on its own thread (stream_assignment.h). A
 // dynamic model hands the checked inputs to its DynamicExecutor instead.
-#include <omp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -146,8 +144,7 @@ class StreamRun {
         recorders_(recorders),
         done_(impl.steps.size(), false),
         signals_(runtime::EventSources(impl.steps)),
-        budget_(impl.settings.intra_op_threads > 0 ? impl.settings.intra_op_threads : omp_get_num_procs(),
-                impl.stream_count),
+        budget_(impl.settings.intra_op_threads, impl.stream_count),
         steps_of_(static_cast<size_t>(impl.stream_count)) {
     for (size_t s = 0; s < impl.steps.size(); ++s) steps_of_[impl.steps[s].stream].push_back(static_cast<int>(s));
   }

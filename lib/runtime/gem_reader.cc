@@ -25,6 +25,7 @@
 #include "runtime/model_layout.h"
 #include "runtime/storage_plan.h"
 #include "runtime/stream_assignment.h"
+#include "runtime/stream_workers.h"
 
 namespace ge::runtime {
 namespace {
@@ -88,6 +89,9 @@ class GemLoader {
     impl->options = MergeOptions(impl->options, overrides_);
     impl->settings = ParseOptions(impl->options);
     ScopedIntraOpThreads threads(impl->settings.intra_op_threads);  // kernels size their scratch by it
+    // Kernels of a multi-stream plan run on their stream's share of the threads.
+    ScopedIntraOpThreads team(StreamTeamSize(impl->settings.intra_op_threads,
+                                             static_cast<int>(std::min<uint32_t>(model_.plan()->stream_count(), 64))));
     impl->graph = BuildGraph(graph_def);
     // Kernels trust normalized attributes and consistent dtypes; a file from
     // elsewhere gets the same checks as a graph handed to the compiler.

@@ -49,8 +49,8 @@ SelectedKernel SelectKernel(const device::Device& device, const Node& node) {
     if (std::find(modes.begin(), modes.end(), mode) == modes.end()) {
       throw Error(ErrorCode::kUnsupported,
                   fmt::format("{}: the {} {} kernel for {} does not implement mode '{}'; it implements: {}",
-                              node.Describe(), device.name(), node.op_type(), DataTypeName(KernelSelectionDtype(node)), mode,
-                              modes.empty() ? std::string("none") : fmt::format("{}", fmt::join(modes, ", "))));
+                              node.Describe(), device.name(), node.op_type(), DataTypeName(KernelSelectionDtype(node)),
+                              mode, modes.empty() ? std::string("none") : fmt::format("{}", fmt::join(modes, ", "))));
     }
     selected.impl_mode = mode;
   } else if (!modes.empty()) {

@@ -129,4 +129,11 @@ void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::v
   }
 }
 
+void RebuildKernels(CompiledModel::Impl& impl, const device::Device& device) {
+  for (Step& step : impl.steps) {
+    step.kernel = SelectKernel(device, *step.node).kernel;
+    step.workspace_bytes = step.kernel->WorkspaceBytes();
+  }
+}
+
 }  // namespace ge::runtime

@@ -24,6 +24,11 @@ void NumberValues(CompiledModel::Impl& impl, const device::Device& device, std::
 void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes,
                  const std::vector<size_t>& step_nodes);
 
+// Builds every step's kernel again (and its workspace size), under the
+// calling thread's current OpenMP team size: kernels of a multi-stream plan
+// are made for their stream's share of the threads (StreamTeamSize).
+void RebuildKernels(CompiledModel::Impl& impl, const device::Device& device);
+
 // The steps of a graph in topological order: every node but Data and Const.
 std::vector<size_t> DefaultStepNodes(const std::vector<const Node*>& nodes);
 

@@ -1,5 +1,7 @@
 #include "runtime/stream_workers.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <thread>
 #include <vector>
@@ -52,8 +54,18 @@ WorkerPool& Pool() {
 
 void RunOnWorker(std::function<void()> task) { Pool().Run(std::move(task)); }
 
-ThreadBudget::ThreadBudget(int threads, int streams)
-    : free_(std::max(1, threads)), share_(std::max(1, std::max(1, threads) / std::max(1, streams))) {}
+namespace {
+
+int BudgetThreads(int intra_op_threads) { return intra_op_threads > 0 ? intra_op_threads : omp_get_num_procs(); }
+
+}  // namespace
+
+int StreamTeamSize(int intra_op_threads, int streams) {
+  return std::max(1, BudgetThreads(intra_op_threads) / std::max(1, streams));
+}
+
+ThreadBudget::ThreadBudget(int intra_op_threads, int streams)
+    : free_(BudgetThreads(intra_op_threads)), share_(StreamTeamSize(intra_op_threads, streams)) {}
 
 int ThreadBudget::Acquire() {
   std::unique_lock lock(mutex_);

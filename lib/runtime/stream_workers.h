@@ -15,6 +15,14 @@ namespace ge::runtime {
 // most tasks ever running at once (a few per concurrent multi-stream run).
 void RunOnWorker(std::function<void()> task);
 
+// Threads of the intra-op budget each stream of a `streams`-stream plan runs
+// its kernels with: budget / streams, at least 1. `intra_op_threads` is
+// ge.exec.intraOpThreads (0: every core the process may use). Kernels of a
+// multi-stream plan are created with this team size (oneDNN fixes a
+// primitive's thread count when it is created), so running them on the
+// stream's share keeps the budget.
+int StreamTeamSize(int intra_op_threads, int streams);
+
 // The intra-op (OpenMP) threads of one run, shared by its streams so that
 // kernels running at once never use more threads together than the budget.
 // Each stream gets a fixed share, budget / streams (at least one thread);
@@ -25,7 +33,8 @@ void RunOnWorker(std::function<void()> task);
 // promised.
 class ThreadBudget {
  public:
-  ThreadBudget(int threads, int streams);
+  // `intra_op_threads` as for StreamTeamSize.
+  ThreadBudget(int intra_op_threads, int streams);
   // Blocks until the stream's share is free; returns it.
   int Acquire();
   void Release(int threads);
@@ -34,7 +43,7 @@ class ThreadBudget {
   std::mutex mutex_;
   std::condition_variable freed_;
   int free_;
-  const int share_;
+  const int share_;  // StreamTeamSize
 };
 
 }  // namespace ge::runtime

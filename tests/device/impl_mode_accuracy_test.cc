@@ -57,9 +57,12 @@ ErrorStats Measure(const Tensor& actual, const std::vector<double>& expected) {
   const double smallest_normal = std::ldexp(1.0, FormatOf(actual.dtype()).min_exponent);
   ErrorStats stats;
   for (size_t i = 0; i < got.size(); ++i) {
-    const double error = std::isnan(got[i]) ? std::numeric_limits<double>::infinity() : std::abs(got[i] - expected[i]);
+    const double error =
+        std::isnan(got[i]) ? std::numeric_limits<double>::infinity() : std::abs(got[i] - expected[i]);
     stats.max_ulp = std::max(stats.max_ulp, error / Ulp(expected[i], actual.dtype()));
-    if (std::abs(expected[i]) >= smallest_normal) stats.max_rel = std::max(stats.max_rel, error / std::abs(expected[i]));
+    if (std::abs(expected[i]) >= smallest_normal) {
+      stats.max_rel = std::max(stats.max_rel, error / std::abs(expected[i]));
+    }
   }
   return stats;
 }
@@ -101,7 +104,7 @@ std::vector<double> SoftmaxRow(const std::vector<double>& row, bool log) {
   return out;
 }
 
-// y[b] = a[b] (m x k) @ w[b] (k x n), for `batches` matrices (w shared when w_batches is 1).
+// y[b] = a[b] (m x k) @ w[b] (k x n) for `batches` matrices; one w for all when shared_w.
 std::vector<double> MatMul(const std::vector<double>& a, const std::vector<double>& w, int64_t batches, int64_t m,
                            int64_t k, int64_t n, bool shared_w) {
   std::vector<double> y(static_cast<size_t>(batches * m * n));
@@ -150,8 +153,10 @@ const std::map<std::string, Reference>& References() {
       {"Reciprocal", Elementwise([](double x) { return 1 / x; })},
       {"Div", Elementwise2([](double a, double b) { return a / b; })},
       {"Pow", Elementwise2([](double a, double b) { return std::pow(a, b); })},
-      {"SoftmaxV2", [](const auto& in) { return PerRow(in[0], 1024, [](auto row) { return SoftmaxRow(row, false); }); }},
-      {"LogSoftmaxV2", [](const auto& in) { return PerRow(in[0], 1024, [](auto row) { return SoftmaxRow(row, true); }); }},
+      {"SoftmaxV2",
+       [](const auto& in) { return PerRow(in[0], 1024, [](auto row) { return SoftmaxRow(row, false); }); }},
+      {"LogSoftmaxV2",
+       [](const auto& in) { return PerRow(in[0], 1024, [](auto row) { return SoftmaxRow(row, true); }); }},
       {"LayerNorm",
        [](const auto& in) {
          return PerRow(in[0], 1024, [&](const std::vector<double>& row) {
@@ -277,6 +282,8 @@ TEST_CASE("the kernel registry lists both modes for the ops with two implementat
     REQUIRE(modes.size() >= 2);
     CHECK(modes[0] == "high_precision");
     CHECK(modes[1] == "high_performance");
+    // float64 has the precise implementation only.
+    CHECK(registry.Find(c.op, DataType::kDouble)->impl_modes == std::vector<std::string>{"high_precision"});
   }
   for (const char* cube : {"MatMulV2", "BatchMatMulV2", "Conv2D"}) {
     CHECK(registry.Find(cube, DataType::kFloat)->impl_modes ==
@@ -301,4 +308,42 @@ TEST_CASE("enable_hi_float_32_execution rounds the float32 operands of MatMulV2 
   const Tensor reduced = RunMode(matmul, DataType::kFloat, inputs, "enable_hi_float_32_execution");
   CHECK(ToDoubles(full)[0] == Approx(exact).epsilon(1e-6));
   CHECK(ToDoubles(reduced)[0] == k);
+}
+
+TEST_CASE("the bfloat16-product kernels take bias, transposed operands and float16 nodes", "[device][impl_mode]") {
+  std::mt19937 rng(11);
+  for (DataType dtype : {DataType::kFloat, DataType::kFloat16}) {
+    INFO(DataTypeName(dtype));
+    // y = x1 @ x2^T + bias with x2 [N, K] stored transposed and not constant.
+    const ModeCase shapes{"MatMulV2", {Shape{5, 32}, Shape{7, 32}, Shape{7}}, {{-1, 1}, {-1, 1}, {-1, 1}}, Shape{5, 7}};
+    const std::vector<Tensor> inputs = DrawInputs(shapes, dtype, rng);
+    Graph g;
+    Node* node = AddModeNode(g, shapes, dtype, inputs, "enable_hi_float_32_execution");
+    node->attrs().Set("transpose_x2", true);
+    const std::vector<double> a = ToDoubles(inputs[0]), w = ToDoubles(inputs[1]), bias = ToDoubles(inputs[2]);
+    std::vector<double> expected;
+    for (int64_t i = 0; i < 5; ++i)
+      for (int64_t j = 0; j < 7; ++j) {
+        double sum = bias[j];
+        for (int64_t p = 0; p < 32; ++p) sum += a[i * 32 + p] * w[j * 32 + p];
+        expected.push_back(sum);
+      }
+    // bfloat16 operands: up to 2^-8 relative per product, 32 products of magnitude <= 1; a wrong
+    // layout or a lost bias would be off by O(1).
+    CheckClose(RunCpuKernel(*node, inputs)[0], expected, 0, 0.03);
+  }
+}
+
+TEST_CASE("LayerNorm's one-pass statistics survive a mean far from zero", "[device][impl_mode]") {
+  // Rows with mean 1000 and spread 1: E[x^2] - mean^2 taken from zero would
+  // cancel to noise in float32.
+  const ModeCase& ln = *std::find_if(ModeCases().begin(), ModeCases().end(),
+                                     [](const ModeCase& c) { return c.op == "LayerNorm"; });
+  std::mt19937 rng(3);
+  std::vector<Tensor> inputs = DrawInputs(ln, DataType::kFloat, rng);
+  for (int64_t i = 0; i < inputs[0].num_elements(); ++i) inputs[0].data_as<float>()[i] += 1000.0f;
+  std::vector<std::vector<double>> wide;
+  for (const Tensor& t : inputs) wide.push_back(ToDoubles(t));
+  const std::vector<double> expected = References().at("LayerNorm")(wide);
+  CheckClose(RunMode(ln, DataType::kFloat, inputs, "high_performance"), expected, 0, 1e-3);
 }

@@ -28,6 +28,13 @@ foreach(target_file IN LISTS target_files)
   endif()
 endforeach()
 
+# The implementation-mode lists ship for users to copy (docs/precision.md).
+foreach(name all_ops_impl_mode high_precision high_performance high_precision_for_all high_performance_for_all)
+  if(NOT EXISTS "${prefix}/share/ge/impl_mode/${name}.ini")
+    message(FATAL_ERROR "share/ge/impl_mode/${name}.ini is not installed")
+  endif()
+endforeach()
+
 run_step("configure the consumer" "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${consumer_build}"
   "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
   "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CXX_FLAGS}")

@@ -184,7 +184,7 @@ TEST_CASE("PassManager reports an unwritable dump directory as an IO error namin
 
 TEST_CASE("The built-in pipeline registers the documented passes in run order") {
   CHECK(PassManager::WithBuiltinPasses().PassNames() ==
-        std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold",
+        std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold", "impl_mode",
                                  "dead_code_elimination"});
 }
 

@@ -106,7 +106,8 @@ TEST_CASE("impl-mode files: the *_for_all files cover every op with a choice", "
   for (const auto& [name, preferred] : ForAllPreferences()) {
     const ge::passes::ImplModeFile& file = ge::passes::BuiltinImplModeFile(name);
     std::string expected;
-    for (const auto& [op_type, offered] : all) expected += fmt::format("{}={}\n", op_type, Preferred(offered, preferred));
+    for (const auto& [op_type, offered] : all)
+      expected += fmt::format("{}={}\n", op_type, Preferred(offered, preferred));
     INFO("data/impl_mode/" << name << ".ini should list:\n" << expected);
     CHECK(file.by_node_name.empty());
     CHECK(file.by_op_type.size() == all.size());

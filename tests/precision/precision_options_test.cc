@@ -56,7 +56,8 @@ std::string ErrorOf(Parse parse) {
 
 TEST_CASE("precision options: op_select_implmode values", "[precision]") {
   CHECK_FALSE(ParseOptions({}).impl_mode_given);
-  for (const char* mode : {"high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"}) {
+  for (const char* mode :
+       {"high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"}) {
     ge::runtime::RuntimeOptions parsed = ParseOptions({{"ge.opSelectImplmode", mode}});
     CHECK(parsed.impl_mode == mode);
     CHECK(parsed.impl_mode_given);
@@ -72,8 +73,8 @@ TEST_CASE("precision options: optypelist_for_implmode only with high_precision o
       ParseOptions({{"ge.opSelectImplmode", "high_precision"}, {"ge.optypelistForImplmode", "SoftmaxV2, Gelu,"}});
   CHECK(parsed.optypelist_for_implmode == std::vector<std::string>{"SoftmaxV2", "Gelu"});
   CHECK(ParseError({{"ge.optypelistForImplmode", "Gelu"}}).first == ErrorCode::kOk);  // default high_performance
-  auto [code, message] = ParseError(
-      {{"ge.opSelectImplmode", "high_precision_for_all"}, {"ge.optypelistForImplmode", "Gelu"}});
+  auto [code, message] =
+      ParseError({{"ge.opSelectImplmode", "high_precision_for_all"}, {"ge.optypelistForImplmode", "Gelu"}});
   CHECK(code == ErrorCode::kInvalidArgument);
   CHECK_THAT(message, Catch::Contains("ge.optypelistForImplmode") && Catch::Contains("high_precision_for_all"));
   CHECK(ParseError({{"ge.optypelistForImplmode", " , "}}).first == ErrorCode::kInvalidArgument);

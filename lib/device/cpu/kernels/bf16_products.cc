@@ -64,22 +64,23 @@ void Bf16ProductKernel::Run(const KernelContext& ctx) const {
       weights.emplace(weights_packed_, CpuEngine());
       Reorder(input(weights_), *weights);
     }
-    dnnl::memory dst(dst_, CpuEngine());
+    // A float32 output in the primitive's own layout is written in place.
+    const bool direct = out.dtype == DataType::kFloat && dst_ == dst_user_;
+    dnnl::memory dst = direct ? WrapBuffer(dst_user_, out.data) : dnnl::memory(dst_, CpuEngine());
     std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, *weights}, {DNNL_ARG_DST, dst}};
     if (bias_) args.emplace(DNNL_ARG_BIAS, input(*bias_));
     ExecuteDnnl(label_, primitive_, std::move(args), scratchpad_, ctx.workspace);
+    if (direct) return;
     if (out.dtype == DataType::kFloat) {
       Reorder(dst, WrapBuffer(dst_user_, out.data));
       return;
     }
     std::vector<float> result(static_cast<size_t>(out.num_elements()));
     Reorder(dst, WrapBuffer(dst_user_, result.data()));
-    for (int64_t i = 0; i < out.num_elements(); ++i) {
-      if (out.dtype == DataType::kFloat16) {
-        out.as<_Float16>()[i] = Store<_Float16>(result[i]);
-      } else {
-        out.as<BFloat16>()[i] = Store<BFloat16>(result[i]);
-      }
+    if (out.dtype == DataType::kFloat16) {
+      for (int64_t i = 0; i < out.num_elements(); ++i) out.as<_Float16>()[i] = Store<_Float16>(result[i]);
+    } else {
+      for (int64_t i = 0; i < out.num_elements(); ++i) out.as<BFloat16>()[i] = Store<BFloat16>(result[i]);
     }
   } catch (const dnnl::error& e) {
     throw Error(ErrorCode::kInternal, fmt::format("{}: oneDNN bfloat16 product failed: {}", label_, e.what()));

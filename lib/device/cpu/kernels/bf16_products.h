@@ -28,9 +28,9 @@ struct ProductOperand {
 
 class Bf16ProductKernel final : public Kernel {
  public:
-  // pd was built from AnyLayout(src/weights, bf16), a float32 bias as
-  // stored (bias->user) and AnyLayout(dst_user, f32). A constant weights
-  // input is rounded and packed once, here.
+  // pd was built with bfloat16 src and weights (in their stored layouts or
+  // AnyLayout), a float32 bias as stored (bias->user) and a float32 dst. A
+  // constant weights input is rounded and packed once, here.
   template <typename PrimitiveDesc, typename Primitive>
   Bf16ProductKernel(const Node& node, const PrimitiveDesc& pd, Primitive primitive, ProductOperand src,
                     ProductOperand weights, std::optional<ProductOperand> bias, dnnl::memory::desc dst_user)

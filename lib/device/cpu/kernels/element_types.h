@@ -36,21 +36,79 @@ inline BFloat16 FloatToBFloat16(float f) {
   return {static_cast<uint16_t>(bits >> 16)};
 }
 
+// float16 <-> float32 on the bits. Without F16C (not in the baseline x86-64
+// ISA the project builds for) each _Float16 conversion is a libgcc call that
+// also keeps the loop around it from vectorizing; these are branch-free
+// (selects through masks), round to nearest even like the conversions they
+// replace, and vectorize.
+inline uint32_t SelectBits(bool cond, uint32_t a, uint32_t b) {
+  const uint32_t mask = 0u - static_cast<uint32_t>(cond);
+  return (a & mask) | (b & ~mask);
+}
+
+inline float HalfToFloat(_Float16 v) {
+  uint16_t h;
+  std::memcpy(&h, &v, sizeof h);
+  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
+  const uint32_t shifted = uint32_t{h & 0x7FFFu} << 13;  // exponent and mantissa in float position
+  // The exponent bias differs by 127 - 15 = 112: scaling by 2^112 fixes
+  // normal and subnormal halves alike. Inf and NaN get the all-ones exponent.
+  float scaled;
+  std::memcpy(&scaled, &shifted, sizeof scaled);
+  scaled *= 0x1p112f;
+  uint32_t scaled_bits;
+  std::memcpy(&scaled_bits, &scaled, sizeof scaled_bits);
+  const uint32_t bits = sign | SelectBits(shifted >= 0x0F800000u, shifted | 0x7F800000u, scaled_bits);
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+inline _Float16 FloatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, sizeof x);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  x &= 0x7FFFFFFFu;
+  // Normal halves (|f| >= 2^-14): round the 13 dropped mantissa bits to
+  // nearest even, rebias; a carry may reach inf, larger values clamp to it.
+  const uint32_t rounded = ((x + 0x0FFFu + ((x >> 13) & 1u)) >> 13) - (112u << 10);
+  const uint32_t normal = rounded < 0x7C00u ? rounded : 0x7C00u;
+  // Subnormal halves: adding 0.5 leaves the value's multiple of 2^-24
+  // (rounded to nearest even by the float addition) in the low bits.
+  float magnitude;
+  std::memcpy(&magnitude, &x, sizeof magnitude);
+  const float aligned = magnitude + 0.5f;
+  uint32_t aligned_bits;
+  std::memcpy(&aligned_bits, &aligned, sizeof aligned_bits);
+  const uint32_t subnormal = aligned_bits - 0x3F000000u;
+  const uint32_t h = SelectBits(x > 0x7F800000u, 0x7E00u | ((x >> 13) & 0x3FFu),  // NaN stays a (quiet) NaN
+                                SelectBits(x < 0x38800000u, subnormal, normal));
+  const uint16_t bits = static_cast<uint16_t>(sign | h);
+  _Float16 out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+
 template <typename T>
 inline Compute<T> Load(T v) {
   if constexpr (std::is_same_v<T, BFloat16>) {
     return BFloat16ToFloat(v);
+  } else if constexpr (std::is_same_v<T, _Float16>) {
+    return HalfToFloat(v);
   } else {
     return static_cast<Compute<T>>(v);
   }
 }
 
 // Stores a computed value as T. Bool results (comparisons) and values already
-// of type T pass through.
+// of type T pass through. A double rounds to float16 directly (not through
+// float, which could round twice).
 template <typename T, typename C>
 inline T Store(C v) {
   if constexpr (std::is_same_v<T, BFloat16>) {
     return FloatToBFloat16(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<T, _Float16> && std::is_same_v<C, float>) {
+    return FloatToHalf(v);
   } else {
     return static_cast<T>(v);
   }

@@ -190,8 +190,27 @@ inline bool WantsReducedPrecisionProducts(const Node& node) {
   return mode == kHighPerformance || mode == kHiFloat32Execution;
 }
 
+// The dtypes whose kernels can have several implementations: the ones
+// computed in float32. The others (float64, integers) have only the precise one.
+inline bool OffersImplModes(DataType dtype) {
+  return dtype == DataType::kFloat || dtype == DataType::kFloat16 || dtype == DataType::kBFloat16;
+}
+
+// Registers the factory for the dtypes. With impl_modes beyond the single
+// precise one, the OffersImplModes dtypes get a KernelDef listing them and the
+// others one listing only high_precision, so the registry reports per dtype
+// what a node can get (the factory runs the precise form for those).
 inline void RegisterKernel(KernelRegistry& registry, std::string op_type, std::vector<DataType> dtypes,
                            KernelFactory factory, std::vector<std::string> impl_modes = CpuImplModes()) {
+  if (impl_modes != CpuImplModes()) {
+    std::vector<DataType> single;
+    std::erase_if(dtypes, [&](DataType dtype) {
+      if (OffersImplModes(dtype)) return false;
+      single.push_back(dtype);
+      return true;
+    });
+    if (!single.empty()) registry.Register(KernelDef{op_type, std::move(single), CpuImplModes(), factory});
+  }
   registry.Register(KernelDef{std::move(op_type), std::move(dtypes), std::move(impl_modes), std::move(factory)});
 }
 

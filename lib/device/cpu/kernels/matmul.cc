@@ -50,7 +50,8 @@ MatrixOperand ReadOperand(const Shape& shape, bool transpose, bool is_x1) {
 
 // The operand's descriptor with its batch padded to `rank - 2` dims; the
 // transpose is expressed through strides, so no data moves.
-dnnl::memory::desc OperandDesc(const MatrixOperand& m, size_t rank) {
+dnnl::memory::desc OperandDesc(const MatrixOperand& m, size_t rank,
+                               dnnl::memory::data_type type = dnnl::memory::data_type::f32) {
   std::vector<int64_t> dims(rank - 2 - m.batch.size(), 1);
   dims.insert(dims.end(), m.batch.begin(), m.batch.end());
   std::vector<int64_t> stored = dims;
@@ -60,7 +61,7 @@ dnnl::memory::desc OperandDesc(const MatrixOperand& m, size_t rank) {
   if (m.transposed) std::swap(strides[rank - 2], strides[rank - 1]);
   dims.push_back(m.rows);
   dims.push_back(m.cols);
-  return F32Desc(ToDnnlDims(dims), ToDnnlDims(strides));
+  return dnnl::memory::desc(ToDnnlDims(dims), type, ToDnnlDims(strides));
 }
 
 class MatMulKernel final : public Kernel {
@@ -290,13 +291,16 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
   const dnnl::memory::desc a_desc = OperandDesc(a, rank);
   const dnnl::memory::desc b_desc = OperandDesc(b, rank);
   const dnnl::memory::desc dst_desc = F32Desc(ToDnnlDims(dst_dims), ToDnnlDims(RowMajorStrides(dst_dims)));
+  const bool constant_b = node.input(1)->constant() != nullptr;
   if (reduced_precision) {
     return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
       using Type = dnnl::memory::data_type;
-      const dnnl::memory::desc a_bf16 = AnyLayout(a_desc, Type::bf16), b_bf16 = AnyLayout(b_desc, Type::bf16);
-      const dnnl::memory::desc dst_any = AnyLayout(dst_desc, Type::f32);
-      dnnl::matmul::desc desc = bias ? dnnl::matmul::desc(a_bf16, b_bf16, *bias, dst_any)
-                                     : dnnl::matmul::desc(a_bf16, b_bf16, dst_any);
+      // The operands keep their layouts (the rounding is then a plain
+      // conversion), except a constant x2, packed once as oneDNN prefers.
+      const dnnl::memory::desc a_bf16 = OperandDesc(a, rank, Type::bf16);
+      const dnnl::memory::desc b_bf16 = constant_b ? AnyLayout(b_desc, Type::bf16) : OperandDesc(b, rank, Type::bf16);
+      dnnl::matmul::desc desc = bias ? dnnl::matmul::desc(a_bf16, b_bf16, *bias, dst_desc)
+                                     : dnnl::matmul::desc(a_bf16, b_bf16, dst_desc);
       dnnl::matmul::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());
       std::optional<ProductOperand> bias_operand;
       if (bias) bias_operand = ProductOperand{2, *bias};
@@ -304,7 +308,6 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
                                                  ProductOperand{1, b_desc}, bias_operand, dst_desc);
     });
   }
-  const bool constant_b = node.input(1)->constant() != nullptr;
   return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
     // A constant x2 is packed once, so oneDNN may choose its layout.
     const dnnl::memory::desc b_build =

@@ -99,20 +99,22 @@ Moments ComputeMoments(const T* in, int64_t n) {
 }
 
 // LayerNorm's high_performance statistics: one pass of sums and sums of
-// squares in the compute type, variance = E[x^2] - mean^2 (which loses
-// precision when the mean is large against the spread).
+// squares in the compute type, variance = E[d^2] - E[d]^2. The d are taken
+// from the first element, not from 0, so that a mean large against the
+// spread does not cancel the variance away.
 template <typename T>
 Moments ComputeMomentsFast(const T* in, int64_t n) {
   using C = Compute<T>;
+  const C shift = Load(in[0]);
   C sum = 0, squares = 0;
 #pragma omp simd reduction(+ : sum, squares)
   for (int64_t i = 0; i < n; ++i) {
-    const C v = Load(in[i]);
-    sum += v;
-    squares += v * v;
+    const C d = Load(in[i]) - shift;
+    sum += d;
+    squares += d * d;
   }
-  const C mean = sum / static_cast<C>(n);
-  return {mean, std::max(C(0), squares / static_cast<C>(n) - mean * mean)};
+  const C mean_d = sum / static_cast<C>(n);
+  return {shift + mean_d, std::max(C(0), squares / static_cast<C>(n) - mean_d * mean_d)};
 }
 
 // x viewed as [rows, cols] with cols = the normalized axes; gamma and beta

@@ -24,7 +24,7 @@ enum class Mode { kSoftmax, kLogSoftmax, kHardmax };
 
 // e^x and ln x of the two implementations: the fast ones exist for float only.
 template <bool kFast, typename C>
-C Exp(C x) {
+[[gnu::always_inline]] inline C Exp(C x) {
   if constexpr (kFast && std::is_same_v<C, float>) {
     return FastExp(x);
   } else {
@@ -32,7 +32,7 @@ C Exp(C x) {
   }
 }
 template <bool kFast, typename C>
-C Log(C x) {
+[[gnu::always_inline]] inline C Log(C x) {
   if constexpr (kFast && std::is_same_v<C, float>) {
     return FastLog(x);
   } else {
