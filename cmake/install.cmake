@@ -1,7 +1,8 @@
 # Install rules: the shared library, the public headers, the `ge` tool and a
 # CMake package, so that consumers write
 #   find_package(ge CONFIG REQUIRED)
-#   target_link_libraries(app PRIVATE ge::ge)
+#   target_link_libraries(app PRIVATE ge::ge)     # C++ API
+#   target_link_libraries(app PRIVATE ge::ge_c)   # C ABI (libge_c.so, include/ge_c)
 # The static layer libraries are build-internal and not installed: libge.so
 # carries all their objects. Its dependencies (fmt, ONNX, protobuf, oneDNN,
 # OpenMP, FlatBuffers) are PRIVATE to a shared library, so they stay out of
@@ -10,7 +11,7 @@ include(CMakePackageConfigHelpers)
 
 set(GE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/ge")
 
-install(TARGETS ge EXPORT geTargets
+install(TARGETS ge ge_c EXPORT geTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(TARGETS ge_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")

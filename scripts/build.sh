@@ -11,8 +11,8 @@ readonly PACKAGES=(
   build-essential cmake ccache pkg-config
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   libflatbuffers-dev flatbuffers-compiler libfmt-dev libdnnl-dev
-  catch2 libbenchmark-dev graphviz
-  python3 python3-numpy
+  catch2 libbenchmark-dev graphviz abigail-tools
+  python3 python3-numpy python3-pytest
 )
 
 install_missing_packages() {

@@ -5,9 +5,21 @@
 #include <optional>
 #include <string>
 
+#include "ge/error.h"
 #include "ge/tensor.h"
 
 namespace ge::test {
+
+// The code of the ge::Error `call` throws, or kOk when it throws none.
+template <typename Call>
+ErrorCode ErrorCodeOf(Call&& call) {
+  try {
+    call();
+  } catch (const Error& error) {
+    return error.code();
+  }
+  return ErrorCode::kOk;
+}
 
 // ../shared next to the repository, or nullopt (then the caller SKIPs with a message).
 std::optional<std::filesystem::path> SharedDir();

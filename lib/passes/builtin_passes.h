@@ -22,6 +22,10 @@ std::unique_ptr<Pass> MakeConstantFoldingPass();
 // "conv_bn_fold": folds an inference BatchNorm into the Conv2D feeding it.
 std::unique_ptr<Pass> MakeConvBnFoldPass();
 
+// "precision_mode": casts so that nodes compute in the dtypes
+// precision_mode / precision_mode_v2 choose (passes/precision_mode.h).
+std::unique_ptr<Pass> MakePrecisionModePass();
+
 // "impl_mode": records on each node the implementation mode it asked for,
 // the one its kernel applies and why (passes/impl_mode_selection.h).
 std::unique_ptr<Pass> MakeImplModePass();

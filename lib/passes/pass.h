@@ -40,6 +40,7 @@ class ConstantEvaluator {
 
 namespace passes {
 struct ImplModeSelection;
+struct PrecisionPolicy;
 }
 
 struct PassContext {
@@ -50,6 +51,10 @@ struct PassContext {
   // The modes the device kernel of a node implements, its default first
   // (empty: none declared, or no kernel). Set with impl_modes.
   std::function<std::vector<std::string>(const Node&)> kernel_impl_modes;
+  // precision_mode / precision_mode_v2 (precision_mode pass); null: the pass does nothing.
+  const passes::PrecisionPolicy* precision = nullptr;
+  // Whether the device has a kernel for the op type and (first-input) dtype. Set with precision.
+  std::function<bool(const std::string& op_type, DataType dtype)> has_kernel;
 };
 
 class Pass {
@@ -75,8 +80,8 @@ class PassManager {
   std::vector<PassTiming> Run(Graph& graph, PassContext& ctx, const PassManagerOptions& options) const;
 
   // The built-in pipeline: shape inference, identity removal, constant
-  // folding, Conv+BatchNorm folding, implementation-mode selection,
-  // dead-code elimination.
+  // folding, Conv+BatchNorm folding, precision-mode casts,
+  // implementation-mode selection, dead-code elimination.
   static PassManager WithBuiltinPasses();
 
  private:

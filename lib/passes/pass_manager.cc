@@ -108,6 +108,8 @@ PassManager PassManager::WithBuiltinPasses() {
   manager.Register(PassStage::kInferShape, passes::MakeInferShapePass());
   manager.Register(PassStage::kAfterInferShape, passes::MakeConstantFoldingPass());
   manager.Register(PassStage::kAfterInferShape, passes::MakeConvBnFoldPass());
+  // Before impl_mode: kernels' modes depend on the dtype a node computes in.
+  manager.Register(PassStage::kPrecision, passes::MakePrecisionModePass());
   manager.Register(PassStage::kPrecision, passes::MakeImplModePass());
   manager.Register(PassStage::kFinal, passes::MakeDeadCodeEliminationPass());
   return manager;

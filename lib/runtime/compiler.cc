@@ -11,6 +11,7 @@
 #include "passes/impl_mode_selection.h"
 #include "passes/pass.h"
 #include "passes/precision_lists.h"
+#include "passes/precision_mode.h"
 #include "runtime/constant_evaluator.h"
 #include "runtime/control_flow.h"
 #include "runtime/dynamic_executor.h"
@@ -61,19 +62,21 @@ void CheckDisabledPasses(const PassManager& passes, const std::set<std::string>&
 }
 
 // keep_dtype and modify_mixlist only matter to precision modes that change
-// dtypes; their files are checked at every compile so that mistakes surface
+// dtypes; their files are read at every compile so that mistakes surface
 // early. Errors say which option named the file.
-void CheckPrecisionLists(const RuntimeOptions& settings) {
-  auto check = [](const std::string& option, const std::string& path, auto load) {
-    if (path.empty()) return;
+passes::PrecisionPolicy LoadPrecisionPolicy(const RuntimeOptions& settings) {
+  auto load = [](const std::string& option, const std::string& path, auto loader) {
+    using List = decltype(loader(path));
+    if (path.empty()) return List{};
     try {
-      load(path);
+      return loader(path);
     } catch (const Error& error) {
       throw Error(error.code(), fmt::format("option {}: {}", option, error.what()));
     }
   };
-  check("ge.keepDtype", settings.keep_dtype, passes::LoadKeepDtype);
-  check("ge.exec.modify_mixlist", settings.modify_mixlist, passes::LoadMixlist);
+  passes::KeepDtypeList keep = load("ge.keepDtype", settings.keep_dtype, passes::LoadKeepDtype);
+  passes::MixlistEdits edits = load("ge.exec.modify_mixlist", settings.modify_mixlist, passes::LoadMixlist);
+  return passes::MakePrecisionPolicy(settings.precision_mode, settings.precision_mode_v2, std::move(keep), edits);
 }
 
 // A node without a kernel has no modes; selection reports that later.
@@ -105,7 +108,7 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   device::Device& device = device::CpuDevice();
   KernelConstantEvaluator evaluator(device);
   const RuntimeOptions& settings = impl->settings;
-  CheckPrecisionLists(settings);
+  const passes::PrecisionPolicy precision = LoadPrecisionPolicy(settings);
   const passes::ImplModeSelection impl_modes = passes::MakeImplModeSelection(
       settings.impl_mode, settings.impl_mode_given, settings.optypelist_for_implmode, settings.op_precision_mode);
   PassContext context;
@@ -113,6 +116,10 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   context.evaluator = &evaluator;
   context.impl_modes = &impl_modes;
   context.kernel_impl_modes = [&device](const Node& node) { return KernelImplModes(device, node); };
+  context.precision = &precision;
+  context.has_kernel = [&device](const std::string& op_type, DataType dtype) {
+    return device.kernels().Find(op_type, dtype) != nullptr;
+  };
   PassManager passes = PassManager::WithBuiltinPasses();
   CheckDisabledPasses(passes, impl->settings.disabled_passes);
   PassManagerOptions pass_options{impl->settings.disabled_passes, impl->settings.dump_graph_dir};

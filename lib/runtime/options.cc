@@ -37,23 +37,13 @@ OptionParser ParseCount(size_t min, std::string expected, size_t RuntimeOptions:
   };
 }
 
-// A GE mode ge knows of: the implemented ones are accepted, the others are
-// valid GE values that a later feature brings, anything else is a typo.
-OptionParser ParseMode(std::vector<std::string> implemented, std::vector<std::string> planned, std::string planned_by,
-                       std::string RuntimeOptions::*field) {
+// One of a fixed set of GE mode names.
+OptionParser ParseMode(std::vector<std::string> modes, std::string RuntimeOptions::*field) {
   return [=](const std::string& key, const std::string& value, RuntimeOptions& out) {
-    if (std::find(implemented.begin(), implemented.end(), value) != implemented.end()) {
-      out.*field = value;
-      return;
+    if (std::find(modes.begin(), modes.end(), value) == modes.end()) {
+      Invalid(key, value, fmt::format("one of {}", fmt::join(modes, ", ")));
     }
-    if (std::find(planned.begin(), planned.end(), value) != planned.end()) {
-      throw Error(ErrorCode::kUnsupported,
-                  fmt::format("option {}: '{}' is not implemented yet (it comes with {}); supported now: {}", key,
-                              value, planned_by, fmt::join(implemented, ", ")));
-    }
-    std::vector<std::string> all = implemented;
-    all.insert(all.end(), planned.begin(), planned.end());
-    Invalid(key, value, fmt::format("one of {}", fmt::join(all, ", ")));
+    out.*field = value;
   };
 }
 
@@ -159,19 +149,19 @@ const std::map<std::string, OptionParser>& Parsers() {
          if (value != "0") Invalid(key, value, "0 (inference)");
        }},
       {"ge.exec.precision_mode",
-       ParseMode({"must_keep_origin_dtype", "force_fp32"},
-                 {"force_fp16", "allow_fp32_to_fp16", "cube_fp16in_fp32out", "allow_mix_precision",
-                  "allow_mix_precision_fp16", "allow_mix_precision_bf16", "allow_fp32_to_bf16"},
-                 "the precision-mode pass", &RuntimeOptions::precision_mode)},
+       ParseMode({"must_keep_origin_dtype", "force_fp32", "force_fp16", "allow_fp32_to_fp16", "cube_fp16in_fp32out",
+                  "allow_mix_precision", "allow_mix_precision_fp16", "allow_mix_precision_bf16",
+                  "allow_fp32_to_bf16"},
+                 &RuntimeOptions::precision_mode)},
       {"ge.exec.precision_mode_v2",
-       ParseMode({"origin"}, {"fp16", "cube_fp16in_fp32out", "mixed_float16", "mixed_bfloat16"},
-                 "the precision-mode pass", &RuntimeOptions::precision_mode_v2)},
+       ParseMode({"origin", "fp16", "cube_fp16in_fp32out", "mixed_float16", "mixed_bfloat16"},
+                 &RuntimeOptions::precision_mode_v2)},
       {"ge.keepDtype", ParsePath(&RuntimeOptions::keep_dtype)},
       {"ge.exec.modify_mixlist", ParsePath(&RuntimeOptions::modify_mixlist)},
       {"ge.opSelectImplmode",
        [](const std::string& key, const std::string& value, RuntimeOptions& out) {
-         ParseMode({"high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"}, {},
-                   "", &RuntimeOptions::impl_mode)(key, value, out);
+         ParseMode({"high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"},
+                   &RuntimeOptions::impl_mode)(key, value, out);
          out.impl_mode_given = true;
        }},
       {"ge.optypelistForImplmode",

@@ -212,7 +212,9 @@ const std::map<std::string, Bounds>& UlpBounds() {
       // Outputs near zero (x - mean against -beta) make the one-pass
       // statistics' absolute error large in ULP.
       {"LayerNorm", {{1, 1, 1}, {2e5, 64, 4}}},
-      {"ReduceMeanD", {{1, 1, 1}, {8, 1, 1}}},
+      // A float32 sum of 1024 values: about 8 ULP when the compiler splits it
+      // into vector lanes, about 17 summed in order (unoptimized builds).
+      {"ReduceMeanD", {{1, 1, 1}, {32, 1, 1}}},
       {"AvgPoolV2", {{1, 1, 1}, {4, 1, 1}}},
       // float32 high_precision accumulates in float32 (oneDNN); the others in double.
       {"MatMulV2", {{32, 1, 1}, {2e4, 4, 1}}},

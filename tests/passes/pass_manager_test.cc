@@ -184,8 +184,8 @@ TEST_CASE("PassManager reports an unwritable dump directory as an IO error namin
 
 TEST_CASE("The built-in pipeline registers the documented passes in run order") {
   CHECK(PassManager::WithBuiltinPasses().PassNames() ==
-        std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold", "impl_mode",
-                                 "dead_code_elimination"});
+        std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold",
+                                 "precision_mode", "impl_mode", "dead_code_elimination"});
 }
 
 TEST_CASE("PassStageName names every stage") {

@@ -46,15 +46,6 @@ class Countdown {
   int left_;
 };
 
-template <typename Call>
-ErrorCode CodeOf(Call&& call) {
-  try {
-    call();
-  } catch (const ge::Error& error) {
-    return error.code();
-  }
-  return ErrorCode::kOk;
-}
 
 std::vector<Tensor> ConvInputs(int count, uint32_t seed) {
   std::vector<Tensor> inputs;
@@ -139,9 +130,9 @@ TEST_CASE("async: errors reach the callback with their code and message", "[asyn
   CHECK_THAT(compile_error->error->what(), Catch::Contains("no_such_pass"));
 
   // Refused right away: an unknown graph, an empty callback.
-  CHECK(CodeOf([&] { session.RunGraphAsync(9, {}, [](RunResult) {}); }) == ErrorCode::kNotFound);
-  CHECK(CodeOf([&] { session.RunGraphAsync(1, {}, nullptr); }) == ErrorCode::kInvalidArgument);
-  CHECK(CodeOf([&] { model->RunAsync({}, nullptr); }) == ErrorCode::kInvalidArgument);
+  CHECK(ge::test::ErrorCodeOf([&] { session.RunGraphAsync(9, {}, [](RunResult) {}); }) == ErrorCode::kNotFound);
+  CHECK(ge::test::ErrorCodeOf([&] { session.RunGraphAsync(1, {}, nullptr); }) == ErrorCode::kInvalidArgument);
+  CHECK(ge::test::ErrorCodeOf([&] { model->RunAsync({}, nullptr); }) == ErrorCode::kInvalidArgument);
 }
 
 TEST_CASE("async: a callback that throws does not stop the run threads", "[async]") {
@@ -256,7 +247,7 @@ TEST_CASE("async: the run-thread pool starts threads only for work", "[async]") 
 
 TEST_CASE("async: run-concurrency options are validated", "[async][options]") {
   auto compile = [](const std::string& key, const std::string& value) {
-    return CodeOf([&] { ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{key, value}}); });
+    return ge::test::ErrorCodeOf([&] { ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{key, value}}); });
   };
   for (const char* bad : {"0", "-1", "two", "", "3x"}) {
     CHECK(compile("ge.exec.asyncWorkers", bad) == ErrorCode::kInvalidArgument);
@@ -268,7 +259,7 @@ TEST_CASE("async: run-concurrency options are validated", "[async][options]") {
   CHECK(compile("ge.exec.asyncWorkers", "2") == ErrorCode::kOk);
   CHECK(compile("ge.exec.maxArenas", "0") == ErrorCode::kOk);
   CHECK(compile("ge.exec.dynamicPlanCacheBytes", "0") == ErrorCode::kOk);
-  CHECK(CodeOf([] { ge::Session session(ge::Options{{"ge.exec.asyncWorkers", "0"}}); }) == ErrorCode::kInvalidArgument);
+  CHECK(ge::test::ErrorCodeOf([] { ge::Session session(ge::Options{{"ge.exec.asyncWorkers", "0"}}); }) == ErrorCode::kInvalidArgument);
   try {
     ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.exec.maxArenas", "many"}});
   } catch (const ge::Error& error) {

@@ -71,11 +71,6 @@ TEST_CASE("options: unknown keys and bad values are invalid arguments", "[option
 }
 
 TEST_CASE("options: valid GE values ge does not implement yet are unsupported", "[options]") {
-  auto [precision_code, precision_message] = ParseError({{"ge.exec.precision_mode", "allow_mix_precision"}});
-  CHECK(precision_code == ErrorCode::kUnsupported);
-  CHECK_THAT(precision_message, Catch::Contains("precision-mode pass") && Catch::Contains("must_keep_origin_dtype"));
-
-
   CHECK(ParseError({{"ge.graphRunMode", "1"}}).first == ErrorCode::kUnsupported);
 }
 

@@ -13,20 +13,6 @@ using ge::ErrorCode;
 using ge::Session;
 using ge::Tensor;
 
-namespace {
-
-template <typename Call>
-ErrorCode CodeOf(Call&& call) {
-  try {
-    call();
-  } catch (const ge::Error& error) {
-    return error.code();
-  }
-  return ErrorCode::kOk;
-}
-
-}  // namespace
-
 TEST_CASE("session: add, compile, run and remove a graph", "[session]") {
   Session session;
   ge::test::MlpModel reference;
@@ -39,15 +25,15 @@ TEST_CASE("session: add, compile, run and remove a graph", "[session]") {
   CHECK(ge::test::MaxAbsDiff(y[0], reference.Reference(x)) < 1e-5);
   CHECK(session.GetCompiledModel(1) == session.GetCompiledModel(1));
   session.RemoveGraph(1);
-  CHECK(CodeOf([&] { session.RunGraph(1, {x}); }) == ErrorCode::kNotFound);
+  CHECK(ge::test::ErrorCodeOf([&] { session.RunGraph(1, {x}); }) == ErrorCode::kNotFound);
 }
 
 TEST_CASE("session: unknown ids are not found, taken ids are invalid", "[session]") {
   Session session;
-  CHECK(CodeOf([&] { session.RunGraph(7, {}); }) == ErrorCode::kNotFound);
-  CHECK(CodeOf([&] { session.CompileGraph(7); }) == ErrorCode::kNotFound);
-  CHECK(CodeOf([&] { session.RemoveGraph(7); }) == ErrorCode::kNotFound);
-  CHECK(CodeOf([&] { session.GetCompiledModel(7); }) == ErrorCode::kNotFound);
+  CHECK(ge::test::ErrorCodeOf([&] { session.RunGraph(7, {}); }) == ErrorCode::kNotFound);
+  CHECK(ge::test::ErrorCodeOf([&] { session.CompileGraph(7); }) == ErrorCode::kNotFound);
+  CHECK(ge::test::ErrorCodeOf([&] { session.RemoveGraph(7); }) == ErrorCode::kNotFound);
+  CHECK(ge::test::ErrorCodeOf([&] { session.GetCompiledModel(7); }) == ErrorCode::kNotFound);
   session.AddGraph(7, ge::test::MlpModel().Build());
   try {
     session.AddGraph(7, ge::test::MlpModel().Build());
@@ -56,16 +42,16 @@ TEST_CASE("session: unknown ids are not found, taken ids are invalid", "[session
     CHECK(error.code() == ErrorCode::kInvalidArgument);
     CHECK_THAT(error.what(), Catch::Contains("7"));
   }
-  CHECK(CodeOf([&] { session.AddGraph(8, nullptr); }) == ErrorCode::kInvalidArgument);
+  CHECK(ge::test::ErrorCodeOf([&] { session.AddGraph(8, nullptr); }) == ErrorCode::kInvalidArgument);
 }
 
 TEST_CASE("session: bad options are rejected when given", "[session]") {
-  CHECK(CodeOf([] { Session session(ge::Options{{"ge.noSuchOption", "1"}}); }) == ErrorCode::kInvalidArgument);
+  CHECK(ge::test::ErrorCodeOf([] { Session session(ge::Options{{"ge.noSuchOption", "1"}}); }) == ErrorCode::kInvalidArgument);
   Session session;
-  CHECK(CodeOf([&] { session.AddGraph(1, ge::test::MlpModel().Build(), {{"ge.exec.disableReuseMemory", "9"}}); }) ==
+  CHECK(ge::test::ErrorCodeOf([&] { session.AddGraph(1, ge::test::MlpModel().Build(), {{"ge.exec.disableReuseMemory", "9"}}); }) ==
         ErrorCode::kInvalidArgument);
   // The rejected graph was not added.
-  CHECK(CodeOf([&] { session.CompileGraph(1); }) == ErrorCode::kNotFound);
+  CHECK(ge::test::ErrorCodeOf([&] { session.CompileGraph(1); }) == ErrorCode::kNotFound);
 }
 
 TEST_CASE("session: graph options override session options", "[session]") {
@@ -84,8 +70,8 @@ TEST_CASE("session: a failed compile reports the same error to every caller", "[
   ge::Node* node = graph->AddNode("NoSuchOp", "mystery", {graph->AddInput("x", ge::DataType::kFloat, {2, 3})});
   graph->SetOutputs({node->output(0)});
   session.AddGraph(3, std::move(graph));
-  CHECK(CodeOf([&] { session.CompileGraph(3); }) == ErrorCode::kUnsupported);
-  CHECK(CodeOf([&] { session.RunGraph(3, {}); }) == ErrorCode::kUnsupported);
+  CHECK(ge::test::ErrorCodeOf([&] { session.CompileGraph(3); }) == ErrorCode::kUnsupported);
+  CHECK(ge::test::ErrorCodeOf([&] { session.RunGraph(3, {}); }) == ErrorCode::kUnsupported);
 }
 
 TEST_CASE("session: concurrent RunGraph compiles once and agrees", "[session][concurrency]") {

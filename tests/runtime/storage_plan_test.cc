@@ -12,16 +12,10 @@
 using ge::DataType;
 using ge::runtime::Storage;
 using ge::runtime::StorageKind;
+using ge::test::StorageOf;
 
 namespace {
 
-const Storage& StorageOf(const ge::CompiledModel::Impl& impl, const std::string& value_name) {
-  size_t id = 0;
-  while (id < impl.values.size() && impl.values[id]->name() != value_name) ++id;
-  INFO("value " << value_name);
-  REQUIRE(id < impl.values.size());
-  return impl.storage[id];
-}
 
 }  // namespace
 

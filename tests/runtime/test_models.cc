@@ -5,6 +5,8 @@
 #include <random>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "ge/builder.h"
 
 namespace ge::test {
@@ -81,6 +83,14 @@ Tensor MlpModel::Reference(const Tensor& x) const {
 bool BitIdentical(const Tensor& a, const Tensor& b) {
   return a.dtype() == b.dtype() && a.shape() == b.shape() && a.nbytes() == b.nbytes() &&
          std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
+}
+
+const runtime::Storage& StorageOf(const CompiledModel::Impl& impl, const std::string& value_name) {
+  size_t id = 0;
+  while (id < impl.values.size() && impl.values[id]->name() != value_name) ++id;
+  INFO("value " << value_name);
+  REQUIRE(id < impl.values.size());
+  return impl.storage[id];
 }
 
 }  // namespace ge::test

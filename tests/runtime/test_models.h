@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "ge/graph.h"
+#include "runtime/execution_plan.h"
 #include "ge/tensor.h"
 
 namespace ge::test {
@@ -33,5 +34,8 @@ struct MlpModel {
 };
 
 bool BitIdentical(const Tensor& a, const Tensor& b);
+
+// Where the compiled model keeps the value of that name (fails the test when there is none).
+const runtime::Storage& StorageOf(const CompiledModel::Impl& impl, const std::string& value_name);
 
 }  // namespace ge::test

@@ -35,16 +35,34 @@ dnnl::memory::desc AnyLayout(const dnnl::memory::desc& user, dnnl::memory::data_
   return dnnl::memory::desc(user.dims(), type, dnnl::memory::format_tag::any);
 }
 
-void Bf16ProductKernel::PackConstantWeights(const Node& node) {
-  const Tensor* constant = node.input(weights_.input)->constant();
-  if (constant == nullptr) return;
-  std::vector<std::vector<float>> copies;
-  const void* data = AsFloat(constant->dtype(), constant->data(), constant->shape().NumElements(), copies);
-  packed_weights_.emplace(weights_packed_, CpuEngine());
+namespace {
+
+// Bytes rounded up to a 64-byte boundary (the workspace and its parts are 64-byte aligned).
+size_t Aligned(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+}  // namespace
+
+void Bf16ProductKernel::Prepare(const Node& node) {
   BuildDnnl(node, [&] {
-    Reorder(WrapBuffer(weights_.user, data), *packed_weights_);
+    const dnnl::engine& engine = CpuEngine();
+    src_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, src_.user, engine, src_packed_));
+    weights_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, weights_.user, engine, weights_packed_));
+    dst_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, dst_, engine, dst_user_));
+    if (const Tensor* constant = node.input(weights_.input)->constant()) {
+      std::vector<std::vector<float>> copies;
+      const void* data = AsFloat(constant->dtype(), constant->data(), constant->shape().NumElements(), copies);
+      packed_weights_.emplace(weights_packed_, engine);
+      Reorder(WrapBuffer(weights_.user, data), *packed_weights_);
+    }
     return 0;
   });
+  size_t offset = Aligned(scratchpad_.get_size());
+  src_offset_ = offset;
+  offset += Aligned(src_packed_.get_size());
+  weights_offset_ = offset;
+  if (!packed_weights_) offset += Aligned(weights_packed_.get_size());
+  dst_offset_ = offset;
+  workspace_bytes_ = offset + Aligned(dst_.get_size());
 }
 
 void Bf16ProductKernel::Run(const KernelContext& ctx) const {
@@ -53,33 +71,35 @@ void Bf16ProductKernel::Run(const KernelContext& ctx) const {
     const TensorView& view = ctx.inputs[operand.input];
     return WrapBuffer(operand.user, AsFloat(view.dtype, view.data, view.num_elements(), copies));
   };
+  // This run's buffers are in the workspace (Run may be called from several
+  // threads at once, each with its own workspace).
+  char* workspace = static_cast<char*>(ctx.workspace);
   const TensorView& out = ctx.outputs[0];
   try {
-    // The bfloat16 operands and the primitive's result live for this run only
-    // (Run may be called from several threads at once).
-    dnnl::memory src(src_packed_, CpuEngine());
-    Reorder(input(src_), src);
-    std::optional<dnnl::memory> weights = packed_weights_;
-    if (!weights) {
-      weights.emplace(weights_packed_, CpuEngine());
-      Reorder(input(weights_), *weights);
+    dnnl::stream stream(CpuEngine());
+    dnnl::memory src = WrapBuffer(src_packed_, workspace + src_offset_);
+    dnnl::memory src_user = input(src_);
+    src_reorder_.execute(stream, src_user, src);
+    dnnl::memory weights = packed_weights_ ? *packed_weights_ : WrapBuffer(weights_packed_, workspace + weights_offset_);
+    if (!packed_weights_) {
+      dnnl::memory weights_user = input(weights_);
+      weights_reorder_.execute(stream, weights_user, weights);
     }
+    stream.wait();
     // A float32 output in the primitive's own layout is written in place.
     const bool direct = out.dtype == DataType::kFloat && dst_ == dst_user_;
-    dnnl::memory dst = direct ? WrapBuffer(dst_user_, out.data) : dnnl::memory(dst_, CpuEngine());
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, *weights}, {DNNL_ARG_DST, dst}};
+    dnnl::memory dst = WrapBuffer(dst_, direct ? out.data : workspace + dst_offset_);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
     if (bias_) args.emplace(DNNL_ARG_BIAS, input(*bias_));
     ExecuteDnnl(label_, primitive_, std::move(args), scratchpad_, ctx.workspace);
     if (direct) return;
-    if (out.dtype == DataType::kFloat) {
-      Reorder(dst, WrapBuffer(dst_user_, out.data));
-      return;
-    }
-    std::vector<float> result(static_cast<size_t>(out.num_elements()));
-    Reorder(dst, WrapBuffer(dst_user_, result.data()));
+    std::vector<float> result(out.dtype == DataType::kFloat ? 0 : static_cast<size_t>(out.num_elements()));
+    dnnl::memory result_user = WrapBuffer(dst_user_, out.dtype == DataType::kFloat ? out.data : result.data());
+    dst_reorder_.execute(stream, dst, result_user);
+    stream.wait();
     if (out.dtype == DataType::kFloat16) {
       for (int64_t i = 0; i < out.num_elements(); ++i) out.as<_Float16>()[i] = Store<_Float16>(result[i]);
-    } else {
+    } else if (out.dtype == DataType::kBFloat16) {
       for (int64_t i = 0; i < out.num_elements(); ++i) out.as<BFloat16>()[i] = Store<BFloat16>(result[i]);
     }
   } catch (const dnnl::error& e) {

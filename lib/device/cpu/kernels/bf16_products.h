@@ -44,14 +44,17 @@ class Bf16ProductKernel final : public Kernel {
         weights_packed_(pd.weights_desc()),
         dst_(pd.dst_desc()),
         scratchpad_(pd.scratchpad_desc()) {
-    PackConstantWeights(node);
+    Prepare(node);
   }
 
   void Run(const KernelContext& ctx) const override;
-  size_t WorkspaceBytes() const override { return scratchpad_.get_size(); }
+  // The primitive's scratchpad, then this run's bfloat16 operands and float32
+  // result where they need buffers of their own.
+  size_t WorkspaceBytes() const override { return workspace_bytes_; }
 
  private:
-  void PackConstantWeights(const Node& node);
+  // Packs constant weights, builds the reorders and lays out the workspace.
+  void Prepare(const Node& node);
 
   std::string label_;
   dnnl::primitive primitive_;
@@ -60,6 +63,9 @@ class Bf16ProductKernel final : public Kernel {
   dnnl::memory::desc dst_user_;
   dnnl::memory::desc src_packed_, weights_packed_, dst_, scratchpad_;
   std::optional<dnnl::memory> packed_weights_;
+  // float32 (as stored) -> bfloat16 (as the primitive wants), and the result back.
+  dnnl::reorder src_reorder_, weights_reorder_, dst_reorder_;
+  size_t src_offset_ = 0, weights_offset_ = 0, dst_offset_ = 0, workspace_bytes_ = 0;
 };
 
 }  // namespace ge::device::cpu

@@ -4,6 +4,7 @@
 // float32/float64/integer loops stay plain (and vectorizable).
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -47,46 +48,30 @@ inline uint32_t SelectBits(bool cond, uint32_t a, uint32_t b) {
 }
 
 inline float HalfToFloat(_Float16 v) {
-  uint16_t h;
-  std::memcpy(&h, &v, sizeof h);
+  const uint16_t h = std::bit_cast<uint16_t>(v);
   const uint32_t sign = uint32_t{h & 0x8000u} << 16;
   const uint32_t shifted = uint32_t{h & 0x7FFFu} << 13;  // exponent and mantissa in float position
   // The exponent bias differs by 127 - 15 = 112: scaling by 2^112 fixes
   // normal and subnormal halves alike. Inf and NaN get the all-ones exponent.
-  float scaled;
-  std::memcpy(&scaled, &shifted, sizeof scaled);
-  scaled *= 0x1p112f;
-  uint32_t scaled_bits;
-  std::memcpy(&scaled_bits, &scaled, sizeof scaled_bits);
-  const uint32_t bits = sign | SelectBits(shifted >= 0x0F800000u, shifted | 0x7F800000u, scaled_bits);
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
+  const float scaled = std::bit_cast<float>(shifted) * 0x1p112f;
+  return std::bit_cast<float>(sign |
+                              SelectBits(shifted >= 0x0F800000u, shifted | 0x7F800000u, std::bit_cast<uint32_t>(scaled)));
 }
 
 inline _Float16 FloatToHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, sizeof x);
-  const uint32_t sign = (x >> 16) & 0x8000u;
-  x &= 0x7FFFFFFFu;
+  const uint32_t bits = std::bit_cast<uint32_t>(f);
+  const uint32_t sign = (bits >> 16) & 0x8000u;
+  const uint32_t x = bits & 0x7FFFFFFFu;
   // Normal halves (|f| >= 2^-14): round the 13 dropped mantissa bits to
   // nearest even, rebias; a carry may reach inf, larger values clamp to it.
   const uint32_t rounded = ((x + 0x0FFFu + ((x >> 13) & 1u)) >> 13) - (112u << 10);
   const uint32_t normal = rounded < 0x7C00u ? rounded : 0x7C00u;
   // Subnormal halves: adding 0.5 leaves the value's multiple of 2^-24
   // (rounded to nearest even by the float addition) in the low bits.
-  float magnitude;
-  std::memcpy(&magnitude, &x, sizeof magnitude);
-  const float aligned = magnitude + 0.5f;
-  uint32_t aligned_bits;
-  std::memcpy(&aligned_bits, &aligned, sizeof aligned_bits);
-  const uint32_t subnormal = aligned_bits - 0x3F000000u;
+  const uint32_t subnormal = std::bit_cast<uint32_t>(std::bit_cast<float>(x) + 0.5f) - 0x3F000000u;
   const uint32_t h = SelectBits(x > 0x7F800000u, 0x7E00u | ((x >> 13) & 0x3FFu),  // NaN stays a (quiet) NaN
                                 SelectBits(x < 0x38800000u, subnormal, normal));
-  const uint16_t bits = static_cast<uint16_t>(sign | h);
-  _Float16 out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
+  return std::bit_cast<_Float16>(static_cast<uint16_t>(sign | h));
 }
 
 template <typename T>
