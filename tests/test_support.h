@@ -4,21 +4,27 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "ge/error.h"
 #include "ge/tensor.h"
 
 namespace ge::test {
 
-// The code of the ge::Error `call` throws, or kOk when it throws none.
+// The code and message of the ge::Error `call` throws, or kOk and "" when it throws none.
 template <typename Call>
-ErrorCode ErrorCodeOf(Call&& call) {
+std::pair<ErrorCode, std::string> ErrorOf(Call&& call) {
   try {
     call();
   } catch (const Error& error) {
-    return error.code();
+    return {error.code(), error.what()};
   }
-  return ErrorCode::kOk;
+  return {ErrorCode::kOk, ""};
+}
+
+template <typename Call>
+ErrorCode ErrorCodeOf(Call&& call) {
+  return ErrorOf(std::forward<Call>(call)).first;
 }
 
 // ../shared next to the repository, or nullopt (then the caller SKIPs with a message).

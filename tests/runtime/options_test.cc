@@ -16,12 +16,7 @@ namespace {
 
 // The error ParseOptions throws, or kOk with an empty message.
 std::pair<ErrorCode, std::string> ParseError(const ge::Options& options) {
-  try {
-    ParseOptions(options);
-  } catch (const ge::Error& error) {
-    return {error.code(), error.what()};
-  }
-  return {ErrorCode::kOk, ""};
+  return ge::test::ErrorOf([&] { ParseOptions(options); });
 }
 
 }  // namespace
