@@ -31,7 +31,7 @@ extern "C" {
 /* The ABI this header describes: the major changes only on an incompatible
  * change (and is the SONAME of libge_c.so), the minor on every addition. */
 #define GE_C_ABI_MAJOR 0
-#define GE_C_ABI_MINOR 1
+#define GE_C_ABI_MINOR 2
 
 /* ---- status and errors --------------------------------------------------- */
 

@@ -57,11 +57,15 @@ void ClearError();
 ge_status StatusOf(ErrorCode code);
 // Throws the armed test failure (ge_test_inject_failure) once, if any.
 void ThrowInjectedFailure();
+// Loads the plugins GE_PLUGIN_PATH names, once per process (plugin_load.cc);
+// every entry point runs it first, so that their ops exist on first use.
+void LoadEnvironmentPlugins() noexcept;
 
 // Runs body() and turns whatever it throws into a status and a message that
 // starts with the entry point's name.
 template <typename Body>
 ge_status Guard(const char* function, Body&& body) noexcept {
+  LoadEnvironmentPlugins();
   try {
     ThrowInjectedFailure();
     body();

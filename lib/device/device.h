@@ -53,5 +53,8 @@ class Device {
 
 // The CPU device, created on first use.
 Device& CpuDevice();
+// Adds a kernel to the CPU device's registry: plugins (lib/c_api/plugin_host.cc)
+// do, before the graphs that use it are compiled (the registry has no lock).
+void RegisterCpuKernel(KernelDef def);
 
 }  // namespace ge::device

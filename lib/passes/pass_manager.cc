@@ -2,11 +2,13 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 
 #include <fmt/format.h>
 
 #include "ge/error.h"
 #include "passes/builtin_passes.h"
+#include "passes/extra_passes.h"
 #include "passes/pass.h"
 
 namespace ge {
@@ -102,7 +104,46 @@ std::vector<PassTiming> PassManager::Run(Graph& graph, PassContext& ctx, const P
   return timings;
 }
 
+namespace {
+
+struct ExtraPass {
+  PassStage stage;
+  PassFactory factory;
+};
+
+std::mutex extra_passes_mutex;
+std::vector<ExtraPass>& ExtraPasses() {
+  static std::vector<ExtraPass> passes;
+  return passes;
+}
+
+PassManager BuiltinPassesOnly();
+
+}  // namespace
+
+void RegisterExtraPass(PassStage stage, const std::string& name, PassFactory factory) {
+  std::lock_guard lock(extra_passes_mutex);
+  // A pipeline with the pass added checks the name against all others.
+  PassManager check = BuiltinPassesOnly();
+  for (const ExtraPass& extra : ExtraPasses()) check.Register(extra.stage, extra.factory());
+  std::unique_ptr<Pass> pass = factory();
+  if (pass == nullptr || pass->name() != name) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("extra pass '{}': its factory made no pass of that name", name));
+  }
+  check.Register(stage, std::move(pass));
+  ExtraPasses().push_back({stage, std::move(factory)});
+}
+
 PassManager PassManager::WithBuiltinPasses() {
+  PassManager manager = BuiltinPassesOnly();
+  std::lock_guard lock(extra_passes_mutex);
+  for (const ExtraPass& extra : ExtraPasses()) manager.Register(extra.stage, extra.factory());
+  return manager;
+}
+
+namespace {
+
+PassManager BuiltinPassesOnly() {
   PassManager manager;
   manager.Register(PassStage::kBeforeInferShape, passes::MakeIdentityRemovalPass());
   manager.Register(PassStage::kInferShape, passes::MakeInferShapePass());
@@ -114,5 +155,7 @@ PassManager PassManager::WithBuiltinPasses() {
   manager.Register(PassStage::kFinal, passes::MakeDeadCodeEliminationPass());
   return manager;
 }
+
+}  // namespace
 
 }  // namespace ge

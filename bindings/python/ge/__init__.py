@@ -12,10 +12,11 @@ from ge.errors import (GeError, InternalError, InvalidArgumentError, InvalidMode
                        OutOfMemoryError, UnsupportedError)
 from ge.graph import Graph, Value, load_onnx
 from ge.model import Model, compile, load
+from ge.plugins import load_plugin
 from ge.session import Session
 
 __all__ = [
     "abi_version", "version", "GeError", "InternalError", "InvalidArgumentError", "InvalidModelError", "IoError",
     "NotFoundError", "OutOfMemoryError", "UnsupportedError", "Graph", "Value", "load_onnx", "Model", "compile",
-    "load", "Session",
+    "load", "Session", "load_plugin",
 ]

@@ -7,7 +7,7 @@ from ge.errors import error_for
 
 # The ABI major this package is written for (GE_C_ABI_MAJOR) and the least minor it needs.
 ABI_MAJOR = 0
-ABI_MINOR = 1
+ABI_MINOR = 2
 
 
 def _load():
@@ -95,6 +95,7 @@ _PROTOTYPES = {
     "ge_session_add_graph": (c_int, [handle, c_uint32, handle, strings, strings, c_size_t]),
     "ge_session_compile_graph": (c_int, [handle, c_uint32, POINTER(handle)]),
     "ge_session_run_graph": (c_int, [handle, c_uint32, POINTER(handle), c_size_t, POINTER(handle), c_size_t]),
+    "ge_plugin_load": (c_int, [c_char_p]),
 }
 
 for _name, (_result, _arguments) in _PROTOTYPES.items():

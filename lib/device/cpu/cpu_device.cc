@@ -114,6 +114,7 @@ class CpuDeviceImpl final : public Device {
   }
 
   const KernelRegistry& kernels() const override { return kernels_; }
+  void AddKernel(KernelDef def) { kernels_.Register(std::move(def)); }
 
  private:
   CpuAllocator allocator_;
@@ -126,5 +127,7 @@ Device& CpuDevice() {
   static CpuDeviceImpl device;  // thread-safe one-time construction
   return device;
 }
+
+void RegisterCpuKernel(KernelDef def) { static_cast<CpuDeviceImpl&>(CpuDevice()).AddKernel(std::move(def)); }
 
 }  // namespace ge::device
