@@ -12,6 +12,7 @@
 
 #include "device/cpu/kernels/broadcast_layout.h"
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/dual_mode.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/fast_math.h"
 #include "device/cpu/kernels/kernel_utils.h"
@@ -212,24 +213,18 @@ void RegisterBinary(KernelRegistry& registry, const std::string& op_type, TypeLi
   });
 }
 
-// Registers op_type with two implementations: the default Precise for every
-// dtype of `types`, and Fast for high_performance (the node's applied mode)
-// on the DualModeTypes; the other dtypes always run Precise.
+// Makes a BinaryKernel computing Op on T (for RegisterDualMode).
+struct BinaryKernelBuild {
+  template <typename Op, typename T>
+  static std::unique_ptr<Kernel> Make(const Node& node) {
+    return std::make_unique<BinaryKernel<T, T, Op>>(node);
+  }
+};
+
+// Registers op_type with a precise and a fast implementation (dual_mode.h).
 template <typename Precise, typename Fast, typename... Ts>
 void RegisterDualBinary(KernelRegistry& registry, const std::string& op_type, TypeList<Ts...> types) {
-  RegisterKernel(
-      registry, op_type, DataTypesOf(types),
-      [](const Node& node) {
-        const bool fast = WantsHighPerformance(node);
-        return DispatchDtype(node, InputDtype(node, 0), TypeList<Ts...>{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-          using In = typename decltype(tag)::type;
-          if constexpr (std::is_same_v<Compute<In>, float>) {
-            if (fast) return std::make_unique<BinaryKernel<In, In, Fast>>(node);
-          }
-          return std::make_unique<BinaryKernel<In, In, Precise>>(node);
-        });
-      },
-      DualImplModes());
+  RegisterDualMode<BinaryKernelBuild, Precise, Fast>(registry, op_type, types);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 
+#include "device/cpu/kernels/dual_mode.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
@@ -53,24 +54,18 @@ void RegisterUnary(KernelRegistry& registry, const std::string& op_type, TypeLis
   });
 }
 
-// Registers op_type for the dtypes of `types` with two implementations: the
-// default Precise and, for high_performance (the node's applied mode) on the
-// types computed in float, Fast; float64 always runs Precise.
+// Makes a UnaryKernel computing Op on T (for RegisterDualMode).
+struct UnaryKernelBuild {
+  template <typename Op, typename T>
+  static std::unique_ptr<Kernel> Make(const Node& node) {
+    return std::make_unique<UnaryKernel<T, T, Op>>(MakeOp<Op>(node));
+  }
+};
+
+// Registers op_type with a precise and a fast implementation (dual_mode.h).
 template <typename Precise, typename Fast, typename... Ts>
 void RegisterDualUnary(KernelRegistry& registry, const std::string& op_type, TypeList<Ts...> types) {
-  RegisterKernel(
-      registry, op_type, DataTypesOf(types),
-      [](const Node& node) {
-        const bool fast = WantsHighPerformance(node);
-        return DispatchDtype(node, InputDtype(node, 0), TypeList<Ts...>{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-          using In = typename decltype(tag)::type;
-          if constexpr (std::is_same_v<Compute<In>, float>) {
-            if (fast) return std::make_unique<UnaryKernel<In, In, Fast>>(MakeOp<Fast>(node));
-          }
-          return std::make_unique<UnaryKernel<In, In, Precise>>(MakeOp<Precise>(node));
-        });
-      },
-      DualImplModes());
+  RegisterDualMode<UnaryKernelBuild, Precise, Fast>(registry, op_type, types);
 }
 
 }  // namespace ge::device::cpu
