@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "graph/shape_inference_utils.h"
 
 namespace ge::runtime {
 namespace {
@@ -253,12 +254,7 @@ class ScanOp : public ControlFlowOp {
   static int64_t Entry(const std::vector<int64_t>& values, size_t i) { return i < values.size() ? values[i] : 0; }
 
   int64_t Normalized(int64_t axis, size_t rank, const char* attr) const {
-    const auto r = static_cast<int64_t>(rank);
-    if (axis < -r || axis >= r) {
-      throw Error(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: {} entry {} is outside [{}, {}) for rank {}", name_, attr, axis, -r, r, r));
-    }
-    return axis < 0 ? axis + r : axis;
+    return WithContext(fmt::format("{}: {}", name_, attr), [&] { return NormalizeAxis(axis, rank); });
   }
 
   std::string name_;
