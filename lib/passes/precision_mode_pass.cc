@@ -18,6 +18,7 @@
 
 #include "ge/error.h"
 #include "graph/op_schema.h"
+#include "graph/ops/integer_products.h"
 #include "passes/builtin_passes.h"
 #include "passes/graph_rewrite.h"
 #include "passes/precision_mode.h"
@@ -128,7 +129,9 @@ class Rewriter {
     std::vector<bool> group(node.num_inputs(), false);
     if (eligible) {
       eligible = !vars[0].empty();
-      for (size_t i = 0; i < node.num_inputs(); ++i) group[i] = eligible && vars[i] == vars[0];
+      for (size_t i = 0; i < node.num_inputs(); ++i) {
+        group[i] = eligible && (vars[i] == vars[0] || infer::FollowsActivationDtype(node.op_type(), i));
+      }
     }
     DataType dtype = eligible ? Original(first) : DataType::kUndefined;
     Decision decision{dtype, ""};

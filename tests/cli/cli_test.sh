@@ -9,35 +9,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 
-fail() {
-  echo "FAIL ($case_name): $*" >&2
-  exit 1
-}
-
-# expect_failure STATUS PATTERN COMMAND...: the command must exit with STATUS
-# and print exactly one stderr line "ge: error: ..." that matches PATTERN.
-expect_failure() {
-  local want_status=$1 pattern=$2
-  shift 2
-  local status=0
-  "$@" >stdout.txt 2>stderr.txt || status=$?
-  [[ $status == "$want_status" ]] || fail "'$*' exited $status, expected $want_status; stderr: $(cat stderr.txt)"
-  [[ $(wc -l <stderr.txt) == 1 ]] || fail "expected one error line, got: $(cat stderr.txt)"
-  grep -q '^ge: error: ' stderr.txt || fail "error line lacks 'ge: error:': $(cat stderr.txt)"
-  grep -q -- "$pattern" stderr.txt || fail "error line does not mention '$pattern': $(cat stderr.txt)"
-}
-
-# check_json FILE PYTHON_CHECKS: FILE holds exactly one JSON object, bound to
-# `doc` for the checks (Python asserts).
-check_json() {
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-text = open(sys.argv[1]).read()
-doc = json.loads(text)  # raises on anything but one JSON document
-assert isinstance(doc, dict), "not a JSON object"
-exec(sys.argv[2])
-PY
-}
+source "$(dirname "${BASH_SOURCE[0]}")/test_helpers.sh"
 
 readonly run_checks='
 for key in ("latency_ms", "peak_rss_mb", "memory", "outputs", "compile_ms"):
@@ -84,7 +56,7 @@ PY
 case $case_name in
   help)
     "$ge" --help | grep -q 'commands:' || fail "ge --help lists no commands"
-    for command in compile run info viz; do
+    for command in compile run info viz quantize compare; do
       "$ge" "$command" --help >help.txt || fail "ge $command --help failed"
       grep -q "^usage: ge $command" help.txt || fail "ge $command --help: no usage line"
       grep -q -- '--json' help.txt || fail "ge $command --help does not list --json"

@@ -78,13 +78,15 @@ ParsedArgs ParseArgs(const CommandSpec& spec, std::span<const char* const> args)
     slot.push_back(std::move(value));
   }
   if (parsed.Has(kHelpFlag.name)) return parsed;
-  const size_t expected = spec.positional.empty() ? 0 : 1;
+  // One positional argument per word of spec.positional ("MODEL", "REFERENCE MODEL").
+  const size_t expected =
+      spec.positional.empty() ? 0 : 1 + static_cast<size_t>(std::ranges::count(spec.positional, ' '));
   if (parsed.positional_.size() != expected) {
     throw UsageError(expected == 0
                          ? fmt::format("'ge {}' takes no positional argument, got '{}'", spec.name,
                                        parsed.positional_.front())
-                         : fmt::format("'ge {}' expects exactly one {} (see 'ge {} --help')", spec.name,
-                                       spec.positional, spec.name));
+                         : fmt::format("'ge {}' expects exactly {}{} (see 'ge {} --help')", spec.name,
+                                       expected == 1 ? "one " : "", spec.positional, spec.name));
   }
   return parsed;
 }

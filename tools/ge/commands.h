@@ -16,5 +16,7 @@ const Command& CompileCommand();
 const Command& RunCommand();
 const Command& InfoCommand();
 const Command& VizCommand();
+const Command& QuantizeCommand();
+const Command& CompareCommand();
 
 }  // namespace ge::cli

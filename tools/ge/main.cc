@@ -3,8 +3,10 @@
 #include <exception>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.h"
 #include "ge/error.h"
@@ -17,7 +19,8 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 const Command* const kCommands[] = {&ge::cli::CompileCommand(), &ge::cli::RunCommand(), &ge::cli::InfoCommand(),
-                                    &ge::cli::VizCommand()};
+                                    &ge::cli::VizCommand(), &ge::cli::QuantizeCommand(),
+                                    &ge::cli::CompareCommand()};
 
 std::string ToolHelp() {
   std::string text = "usage: ge <command> [options]\n\ncommands:\n";
@@ -30,7 +33,9 @@ const Command& FindCommand(const std::string& name) {
   for (const Command* command : kCommands) {
     if (command->spec.name == name) return *command;
   }
-  throw ge::cli::UsageError(fmt::format("unknown command '{}'; the commands are compile, run, info and viz", name));
+  std::vector<std::string> names;
+  for (const Command* command : kCommands) names.push_back(command->spec.name);
+  throw ge::cli::UsageError(fmt::format("unknown command '{}'; the commands are {}", name, fmt::join(names, ", ")));
 }
 
 int Main(std::span<const char* const> args) {

@@ -19,6 +19,8 @@ void RegisterBuiltinOps(OpRegistry& registry) {
   RegisterGeneratorOps(registry);
   RegisterIndexOps(registry);
   RegisterQuantOps(registry);
+  RegisterAscendQuantOps(registry);
+  RegisterFfnOps(registry);
   RegisterRecurrentOps(registry);
   RegisterLossOps(registry);
   RegisterDetectionOps(registry);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/ops/infer_helpers.h"
+#include "graph/ops/integer_products.h"
 #include "graph/ops/op_families.h"
 #include "graph/ops/window_infer.h"
 #include "graph/shape_inference_utils.h"
@@ -77,7 +78,7 @@ void InferConv(InferContext& ctx, size_t spatial) {
       });
     }
   }
-  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
+  ctx.set_output(0, infer::ProductOutputDtype(ctx, {0, 1, 2}), Shape(std::move(dims)));
 }
 
 // input_size (the output shape), x [N, Cin, spatial...], filter [Cin, Cout/groups, k...] -> y [N, Cout, out...].
@@ -120,36 +121,43 @@ void InferConvTranspose(InferContext& ctx, size_t spatial) {
       dims[i] = infer::MergeDim(ctx, dims[i], (*size)[i], fmt::format("input_size[{}] and the computed output dim", i));
     }
   }
-  ctx.set_output(0, ctx.input_dtype(1), Shape(std::move(dims)));
+  ctx.set_output(0, infer::ProductOutputDtype(ctx, {1, 2, 3}), Shape(std::move(dims)));
+}
+
+// Float operands of one dtype, or the quantized form (integer_products.h):
+// int8/int16 x, int8 filter, int32 bias and y; offset_x is x's zero point.
+OpSchema& ProductTypes(OpSchema& schema) {
+  return schema.TypeConstraint("T", infer::WithTypes(types::Float(), infer::QuantizedActivationTypes()))
+      .TypeConstraint("TFilter", infer::WithTypes(types::Float(), {DataType::kInt8}))
+      .TypeConstraint("TBias", infer::WithTypes(types::Float(), {DataType::kInt32}));
 }
 
 OpSchema ConvSchema(const char* op_type, size_t spatial) {
   OpSchema schema(op_type);
   schema.Input("x")
-      .Input("filter")
-      .OptionalInput("bias")
+      .Input("filter", "TFilter")
+      .OptionalInput("bias", "TBias")
       .OptionalInput("offset_w", "TOffset")
-      .Output("y")
+      .Output("y", "TBias")
       .RequiredAttr("strides", AttrType::kInts)
       .RequiredAttr("pads", AttrType::kInts)
       .Attr("dilations", std::vector<int64_t>(spatial + 2, 1))
       .Attr("groups", int64_t{1})
       .Attr("data_format", std::string(infer::DataFormatFor(spatial)))
       .Attr("offset_x", int64_t{0})
-      .TypeConstraint("T", types::Float())
       .TypeConstraint("TOffset", {DataType::kInt8})
       .Infer([spatial](InferContext& ctx) { InferConv(ctx, spatial); });
-  return schema;
+  return ProductTypes(schema);
 }
 
 OpSchema ConvTransposeSchema(const char* op_type, size_t spatial) {
   OpSchema schema(op_type);
   schema.Input("input_size", "TSize")
       .Input("x")
-      .Input("filter")
-      .OptionalInput("bias")
+      .Input("filter", "TFilter")
+      .OptionalInput("bias", "TBias")
       .OptionalInput("offset_w", "TOffset")
-      .Output("y")
+      .Output("y", "TBias")
       .RequiredAttr("strides", AttrType::kInts)
       .RequiredAttr("pads", AttrType::kInts)
       .Attr("dilations", std::vector<int64_t>(spatial + 2, 1))
@@ -157,11 +165,10 @@ OpSchema ConvTransposeSchema(const char* op_type, size_t spatial) {
       .Attr("data_format", std::string(infer::DataFormatFor(spatial)))
       .Attr("output_padding", std::vector<int64_t>(spatial + 2, 0))
       .Attr("offset_x", int64_t{0})
-      .TypeConstraint("T", types::Float())
       .TypeConstraint("TSize", types::IndexTypes())
       .TypeConstraint("TOffset", {DataType::kInt8})
       .Infer([spatial](InferContext& ctx) { InferConvTranspose(ctx, spatial); });
-  return schema;
+  return ProductTypes(schema);
 }
 
 }  // namespace

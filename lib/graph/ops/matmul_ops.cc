@@ -6,6 +6,7 @@
 
 #include "graph/einsum_equation.h"
 #include "graph/ops/infer_helpers.h"
+#include "graph/ops/integer_products.h"
 #include "graph/ops/op_families.h"
 
 namespace ge {
@@ -35,7 +36,7 @@ void InferMatMul(InferContext& ctx) {
   const int64_t n = x2.dim(t2 ? 0 : 1);
   infer::MergeDim(ctx, x1.dim(t1 ? 0 : 1), x2.dim(t2 ? 1 : 0), ContractionMismatch(x1, x2));
   CheckBias(ctx, n);
-  ctx.set_output(0, ctx.input_dtype(0), Shape({m, n}));
+  ctx.set_output(0, infer::ProductOutputDtype(ctx, {0, 1, 2, "x1", "x2"}), Shape({m, n}));
 }
 
 // Numpy matmul: a 1-D x1 is a row [1, K], a 1-D x2 a column [K, 1], and the
@@ -45,7 +46,7 @@ void InferBatchMatMul(InferContext& ctx) {
   const Shape& x1 = ctx.input_shape(0);
   const Shape& x2 = ctx.input_shape(1);
   if (x1.unknown_rank() || x2.unknown_rank()) {
-    ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
+    ctx.set_output(0, infer::ProductOutputDtype(ctx, {0, 1, 2, "x1", "x2"}), Shape::UnknownRank());
     return;
   }
   if (x1.rank() == 0 || x2.rank() == 0) {
@@ -69,7 +70,7 @@ void InferBatchMatMul(InferContext& ctx) {
   if (x1.rank() > 1) out.push_back(a[a.size() - 2]);
   if (x2.rank() > 1) out.push_back(b[b.size() - 1]);
   CheckBias(ctx, b[b.size() - 1]);
-  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(out)));
+  ctx.set_output(0, infer::ProductOutputDtype(ctx, {0, 1, 2, "x1", "x2"}), Shape(std::move(out)));
 }
 
 // The output has one dim per output label of the equation.
@@ -117,33 +118,35 @@ const std::vector<DataType>& MatMulTypes() {
   return dtypes;
 }
 
+// MatMul's types, or the quantized form (integer_products.h): int8/int16 x1
+// (BatchMatMulV2: int8), int8 x2, int32 bias and y; offset_x is x1's zero point.
+OpSchema ProductSchema(const char* op_type, const std::vector<DataType>& quantized_x1) {
+  OpSchema schema(op_type);
+  schema.Input("x1")
+      .Input("x2", "T2")
+      .OptionalInput("bias", "TBias")
+      .OptionalInput("offset_w", "TOffset")
+      .Output("y", "TBias")
+      .TypeConstraint("T", infer::WithTypes(MatMulTypes(), quantized_x1))
+      .TypeConstraint("T2", infer::WithTypes(MatMulTypes(), {DataType::kInt8}))
+      .TypeConstraint("TBias", MatMulTypes())
+      .TypeConstraint("TOffset", {DataType::kInt8});
+  return schema;
+}
+
 }  // namespace
 
 void RegisterMatMulOps(OpRegistry& registry) {
-  registry.Register(OpSchema("MatMulV2")
-                        .Input("x1")
-                        .Input("x2")
-                        .OptionalInput("bias")
-                        .OptionalInput("offset_w", "TOffset")
-                        .Output("y")
+  registry.Register(ProductSchema("MatMulV2", infer::QuantizedActivationTypes())
                         .Attr("transpose_x1", false)
                         .Attr("transpose_x2", false)
                         .Attr("offset_x", int64_t{0})
-                        .TypeConstraint("T", MatMulTypes())
-                        .TypeConstraint("TOffset", {DataType::kInt8})
                         .Infer(InferMatMul)
                         .Doc("2-D matrix product; the optional 1-D bias [N] is added to every row."));
-  registry.Register(OpSchema("BatchMatMulV2")
-                        .Input("x1")
-                        .Input("x2")
-                        .OptionalInput("bias")
-                        .OptionalInput("offset_w", "TOffset")
-                        .Output("y")
+  registry.Register(ProductSchema("BatchMatMulV2", {DataType::kInt8})
                         .Attr("adj_x1", false)
                         .Attr("adj_x2", false)
                         .Attr("offset_x", int64_t{0})
-                        .TypeConstraint("T", MatMulTypes())
-                        .TypeConstraint("TOffset", {DataType::kInt8})
                         .Infer(InferBatchMatMul)
                         .Doc("numpy matmul with batch broadcasting and 1-D operands."));
   registry.Register(OpSchema("Einsum")

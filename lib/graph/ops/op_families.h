@@ -18,6 +18,8 @@ void RegisterReduceOps(OpRegistry& registry);       // Reduce*D
 void RegisterShapeOps(OpRegistry& registry);        // Identity, Reshape, Flatten, Squeeze, Unsqueeze, TransposeD, Shape
 void RegisterSliceOps(OpRegistry& registry);        // ConcatD, SplitVD, StridedSliceV2, GatherV2D
 void RegisterQuantOps(OpRegistry& registry);        // QuantizeLinear, DequantizeLinear, QLinear*, *Integer
+void RegisterAscendQuantOps(OpRegistry& registry);  // AscendQuant, ...Dequant, ...Requant, ...AntiQuant, WQBMM
+void RegisterFfnOps(OpRegistry& registry);          // FFN (mixture-of-experts feed-forward)
 void RegisterRecurrentOps(OpRegistry& registry);    // CommonRNN, CommonGRU, CommonLSTM
 
 void RegisterLayoutOps(OpRegistry& registry);       // Tile, Expand, PadV3, DepthToSpace, SpaceToDepth, Tril, Triu

@@ -54,8 +54,23 @@ OpSchema PoolSchema(const char* op_type, size_t spatial) {
 // Max pooling only compares, so it takes every numeric type ONNX allows.
 const std::vector<DataType>& MaxPoolTypes() {
   static const std::vector<DataType> dtypes = {DataType::kFloat, DataType::kDouble, DataType::kFloat16,
-                                               DataType::kBFloat16, DataType::kInt8, DataType::kUInt8};
+                                               DataType::kBFloat16, DataType::kInt8, DataType::kUInt8,
+                                               DataType::kInt16};
   return dtypes;
+}
+
+// AvgPoolV2 also averages int8 (quantized models): offset_x is the zero point
+// that padded taps hold when they are counted (exclusive = false).
+void InferAvgPool(InferContext& ctx) {
+  const int64_t offset_x = infer::Attr<int64_t>(ctx, "offset_x");
+  if (ctx.input_dtype(0) == DataType::kInt8 && (offset_x < -128 || offset_x > 127)) {
+    ctx.Fail(fmt::format("attribute 'offset_x' is {}; for int8 x it must lie in [-128, 127]", offset_x));
+  }
+  if (ctx.input_dtype(0) != DataType::kInt8 && ctx.input_dtype(0) != DataType::kUndefined && offset_x != 0) {
+    ctx.Fail(fmt::format("attribute 'offset_x' is {}; it is the zero point of int8 x and must be 0 for {}", offset_x,
+                         DataTypeName(ctx.input_dtype(0))));
+  }
+  InferPool(ctx, 2, false);
 }
 
 // The values as MaxPoolV3/MaxPool3D, plus the int64 flat index of each maximum.
@@ -110,9 +125,15 @@ void RegisterPoolOps(OpRegistry& registry) {
   registry.Register(PoolSchema("AvgPoolV2", 2)
                         .Attr("global_pooling", false)
                         .Attr("exclusive", true)
-                        .TypeConstraint("T", types::Float())
-                        .Infer([](InferContext& ctx) { InferPool(ctx, 2, false); })
-                        .Doc("Average pooling; exclusive = padded positions are not counted."));
+                        .Attr("offset_x", int64_t{0})
+                        .TypeConstraint("T", [] {
+                          std::vector<DataType> dtypes = types::Float();
+                          dtypes.push_back(DataType::kInt8);
+                          return dtypes;
+                        }())
+                        .Infer(InferAvgPool)
+                        .Doc("Average pooling; exclusive = padded positions are not counted. int8 rounds half to "
+                             "even; counted padding holds offset_x."));
   registry.Register(PoolSchema("MaxPool3D", 3)
                         .Attr("dilations", std::vector<int64_t>{1, 1, 1, 1, 1})
                         .TypeConstraint("T", MaxPoolTypes())

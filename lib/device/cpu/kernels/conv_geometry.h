@@ -1,6 +1,7 @@
 // The geometry of a convolution or transposed convolution, read and checked
-// once from the node; shared by the oneDNN kernel (float32) and the direct
-// kernel (the dtypes oneDNN lacks: float64, float16, bfloat16).
+// once from the node; shared by the oneDNN kernel (float32), the direct
+// kernel (the dtypes oneDNN lacks: float64, float16, bfloat16) and the
+// quantized kernels (int8/int16 x, quantized_conv.cc).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,17 @@ struct ConvGeometry {
   bool has_bias = false;
 };
 
+// Shapes, groups, window attributes and the bias length, checked against
+// each other (naming the node); dtype is left for the caller's dtype rule.
+ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transposed);
+
 // A kernel computing the convolution with direct loops, accumulating in double.
 std::unique_ptr<Kernel> MakeDirectConv(const Node& node, const ConvGeometry& geometry);
+
+// The quantized form's x dtypes (int8, int16).
+bool IsQuantizedActivation(DataType dtype);
+// x int8/int16, filter int8, bias int32 -> y int32, with offset_x the zero
+// point of x (padding holds it, so padded taps add nothing).
+std::unique_ptr<Kernel> MakeQuantizedConv(const Node& node, ConvInputs inputs, bool transposed);
 
 }  // namespace ge::device::cpu

@@ -35,6 +35,11 @@ void RegisterCpuKernels(KernelRegistry& registry) {
   RegisterQuantizeKernels(registry);
   RegisterIntegerMatMulKernels(registry);
   RegisterIntegerConvKernels(registry);
+  RegisterAscendQuantKernels(registry);
+  RegisterQuantizedConvKernels(registry);
+  RegisterQuantizedMatMulKernels(registry);
+  RegisterWeightQuantMatMulKernels(registry);
+  RegisterFfnKernels(registry);
   RegisterRecurrentKernels(registry);
   RegisterLossKernels(registry);
   RegisterNonMaxSuppressionKernels(registry);

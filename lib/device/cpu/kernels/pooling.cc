@@ -1,9 +1,10 @@
 // MaxPoolV3 / AvgPoolV2 on NCHW and MaxPool3D / AvgPool3D on NCDHW, with pads,
 // dilations (max), ceil_mode, global pooling and exclusive/inclusive
 // averaging, MaxPoolWithArgmax; and MaxUnpool. A 2-D window is run as a 3-D
-// one of depth 1.
+// one of depth 1. AvgPoolV2 also averages int8 (with a zero point, offset_x).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -220,8 +221,51 @@ class AvgPoolKernel final : public Kernel {
   bool exclusive_;
 };
 
+// int8 averaging (quantized models): the window sums exactly in int64, padded
+// cells that are counted (exclusive = false) hold the zero point offset_x, and
+// the mean rounds half to even.
+class Int8AvgPoolKernel final : public Kernel {
+ public:
+  Int8AvgPoolKernel(PoolGeometry g, bool exclusive, int64_t offset_x)
+      : g_(g), exclusive_(exclusive), offset_x_(offset_x) {}
+  void Run(const KernelContext& ctx) const override {
+    const PoolGeometry& g = g_;
+    const bool exclusive = exclusive_;
+    const int64_t offset_x = offset_x_;
+    const int8_t* x = ctx.inputs[0].as<const int8_t>();
+    int8_t* y = ctx.outputs[0].as<int8_t>();
+    ForEachWindow(g, [&g, exclusive, offset_x, x, y](int64_t p, int64_t out, const Dims3& c) {
+      const int8_t* plane = x + p * g.in_plane();
+      Dims3 begin, end;
+      int64_t real = 1, padded = 1;
+      for (size_t a = 0; a < 3; ++a) {
+        begin[a] = std::max<int64_t>(c[a], 0);
+        end[a] = std::min(c[a] + g.kernel[a], g.in[a]);
+        real *= std::max<int64_t>(end[a] - begin[a], 0);
+        padded *= std::min(c[a] + g.kernel[a], g.in[a] + g.pad_end[a]) - c[a];
+      }
+      int64_t sum = exclusive ? 0 : (padded - real) * offset_x;
+      for (int64_t d = begin[0]; d < end[0]; ++d) {
+        for (int64_t h = begin[1]; h < end[1]; ++h) {
+          const int8_t* row = plane + (d * g.in[1] + h) * g.in[2];
+          for (int64_t w = begin[2]; w < end[2]; ++w) sum += row[w];
+        }
+      }
+      const int64_t count = exclusive ? real : padded;
+      // The quotient of two small integers in double is correctly rounded, so an exact .5 stays one.
+      y[out] = count > 0 ? static_cast<int8_t>(std::nearbyint(static_cast<double>(sum) / static_cast<double>(count)))
+                         : static_cast<int8_t>(offset_x);
+    });
+  }
+
+ private:
+  PoolGeometry g_;
+  bool exclusive_;
+  int64_t offset_x_;
+};
+
 // Elements are compared and summed as Load() gives them (float16/bfloat16 in float).
-using MaxPoolTypes = TypeList<float, double, _Float16, BFloat16, int8_t, uint8_t>;
+using MaxPoolTypes = TypeList<float, double, _Float16, BFloat16, int8_t, uint8_t, int16_t>;
 
 // MaxPoolWithArgmax has the argmax output and its storage_order.
 std::unique_ptr<Kernel> MakeMaxPool(const Node& node) {
@@ -241,6 +285,19 @@ std::unique_ptr<Kernel> MakeAvgPool(const Node& node) {
   const PoolGeometry g = ReadGeometry(node, /*has_dilations=*/false);
   const bool exclusive = node.attrs().Has("exclusive") ? node.attrs().GetBool("exclusive")
                                                        : !node.attrs().GetBool("count_include_pad");
+  const int64_t offset_x = node.attrs().Has("offset_x") ? node.attrs().GetInt("offset_x") : 0;
+  if (InputDtype(node, 0) == DataType::kInt8) {
+    if (offset_x < -128 || offset_x > 127) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("attribute 'offset_x' is {}; for int8 x it must lie in [-128, 127]", offset_x));
+    }
+    return std::make_unique<Int8AvgPoolKernel>(g, exclusive, offset_x);
+  }
+  if (offset_x != 0) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("attribute 'offset_x' is {}; it is int8 x's zero point and must be 0 for {}", offset_x,
+                     DataTypeName(InputDtype(node, 0))));
+  }
   const bool fast = WantsHighPerformance(node);
   return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     using T = typename decltype(tag)::type;
@@ -321,6 +378,7 @@ void RegisterPoolingKernels(KernelRegistry& registry) {
   RegisterKernel(registry, "MaxPool3D", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
   RegisterKernel(registry, "MaxPoolWithArgmax", DataTypesOf(MaxPoolTypes{}), MakeMaxPool);
   RegisterKernel(registry, "AvgPoolV2", DataTypesOf(HalfFloatTypes{}), MakeAvgPool, DualImplModes());
+  RegisterKernel(registry, "AvgPoolV2", {DataType::kInt8}, MakeAvgPool);
   RegisterKernel(registry, "AvgPool3D", DataTypesOf(HalfFloatTypes{}), MakeAvgPool, DualImplModes());
   RegisterKernel(registry, "MaxUnpool", DataTypesOf(AllTypes{}), MakeMaxUnpool);
 }

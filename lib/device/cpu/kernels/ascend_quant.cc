@@ -1,0 +1,257 @@
+// AscendQuant, AscendDequant, AscendRequant and AscendAntiQuant (CANN's
+// conventions, docs/op-set.md). The arithmetic runs in double on float32
+// parameters, so each output is the exactly computed value rounded once:
+// to the integer grid (half to even, then saturated) or to the float dtype.
+// The loops are written to vectorize (they sit around every int8 layer).
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/element_types.h"
+#include "device/cpu/kernels/kernel_utils.h"
+#include "device/cpu/kernels/quantize_math.h"
+
+namespace ge::device::cpu {
+
+namespace {
+
+// The multiplier of an attribute scale: scale, or scale^2 with sqrt_mode.
+double AttrScale(const Node& node) {
+  const double scale = node.attrs().GetFloat("scale");
+  if (!std::isfinite(scale)) Fail(node, ErrorCode::kInvalidArgument, fmt::format("attribute 'scale' is {}", scale));
+  return node.attrs().GetBool("sqrt_mode") ? scale * scale : scale;
+}
+
+// An ACL dtype number attribute that must name the node's output dtype, one of `valid`.
+void CheckDtypeAttr(const Node& node, const char* attr, std::initializer_list<DataType> valid) {
+  const int64_t value = node.attrs().GetInt(attr);
+  std::string choices;
+  for (DataType dtype : valid) {
+    if (value == static_cast<int64_t>(dtype) && node.output(0)->dtype() == dtype) return;
+    choices += fmt::format("{}{} ({})", choices.empty() ? "" : ", ", static_cast<int>(dtype), DataTypeName(dtype));
+  }
+  Fail(node, ErrorCode::kInvalidArgument,
+       fmt::format("attribute '{}' is {} with output dtype {}; valid: {}", attr, value,
+                   DataTypeName(node.output(0)->dtype()), choices));
+}
+
+// Round half to even, then clamp to [lo, hi] (integers; NaN gives lo).
+// Adding and subtracting 1.5 * 2^52 leaves the nearest integer in the
+// default rounding mode for |v| < 2^51, and larger values keep their side of
+// the range; unlike std::nearbyint (a libm call on the baseline x86-64 ISA)
+// this vectorizes.
+inline double SaturateRoundFast(double v, double lo, double hi) {
+  constexpr double kRoundingShift = 0x1.8p52;
+  const double rounded = (v + kRoundingShift) - kRoundingShift;
+  return std::min(hi, std::max(lo, rounded));
+}
+
+inline double Round(double v) { return SaturateRoundFast(v, -0x1p51, 0x1p51); }
+
+template <typename Q>
+constexpr double kLowest = std::numeric_limits<Q>::lowest();
+template <typename Q>
+constexpr double kHighest = std::numeric_limits<Q>::max();
+
+// y = saturate(round_half_even(x * s + offset)).
+template <typename X, typename Q>
+class AscendQuantKernel final : public Kernel {
+ public:
+  AscendQuantKernel(double scale, double offset) : scale_(scale), offset_(offset) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const X* x = ctx.inputs[0].as<const X>();
+    Q* y = ctx.outputs[0].as<Q>();
+    const int64_t count = ctx.inputs[0].num_elements();
+#pragma omp parallel for simd if (count > kParallelGrain)
+    for (int64_t i = 0; i < count; ++i) {
+      y[i] = static_cast<Q>(
+          SaturateRoundFast(static_cast<double>(Load(x[i])) * scale_ + offset_, kLowest<Q>, kHighest<Q>));
+    }
+  }
+
+ private:
+  double scale_, offset_;
+};
+
+std::unique_ptr<Kernel> MakeAscendQuant(const Node& node) {
+  if (node.attrs().GetString("round_mode") != "Round") {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("attribute 'round_mode' is '{}'; valid: Round", node.attrs().GetString("round_mode")));
+  }
+  CheckDtypeAttr(node, "dst_type", {DataType::kInt8, DataType::kInt16});
+  const double scale = AttrScale(node);
+  const double offset = node.attrs().GetFloat("offset");
+  return DispatchDtype(node, InputDtype(node, 0), TypeList<float, _Float16>{}, [&](auto x_tag) {
+    return DispatchDtype(node, node.output(0)->dtype(), TypeList<int8_t, int16_t>{},
+                         [&](auto q_tag) -> std::unique_ptr<Kernel> {
+                           using X = typename decltype(x_tag)::type;
+                           using Q = typename decltype(q_tag)::type;
+                           return std::make_unique<AscendQuantKernel<X, Q>>(scale, offset);
+                         });
+  });
+}
+
+// One uint64 word of deq_scale / req_scale: bits 0-31 the fp32 scale, 32-39
+// the shift N, 40-48 (requant only) a 9-bit two's-complement offset.
+struct PackedScale {
+  double scale;
+  int shift;
+  int offset;
+};
+
+PackedScale Unpack(uint64_t word, bool sqrt_mode) {
+  const double scale = std::bit_cast<float>(static_cast<uint32_t>(word));
+  const int raw_offset = static_cast<int>((word >> 40) & 0x1FF);
+  return {sqrt_mode ? scale * scale : scale, static_cast<int>((word >> 32) & 0xFF),
+          raw_offset >= 256 ? raw_offset - 512 : raw_offset};
+}
+
+// x * scale; with a shift N: clip_int16(floor(x / 2^N)) * scale * 2^N (the
+// int16 intermediate of the hardware's shifted path), computed as
+// clip(floor(x / 2^N)) * (scale * 2^N), exact in double.
+template <bool kShifted>
+double ScaledValue(int32_t x, int shift, double multiplier) {
+  if constexpr (!kShifted) return static_cast<double>(x) * multiplier;
+  const int32_t shifted = x >> std::min(shift, 31);  // >> floors; shifts past 31 leave the sign
+  return static_cast<double>(shifted < INT16_MIN ? INT16_MIN : (shifted > INT16_MAX ? INT16_MAX : shifted)) *
+         multiplier;
+}
+
+// x viewed as [outer, channels, inner] around channel_axis for a packed scale
+// of `count` words (1: per tensor).
+AxisLayout ChannelLayout(const Node& node, const char* scale_name) {
+  const auto& dims = InputShape(node, 0).dims();
+  const Shape& scale = InputShape(node, 1);
+  RequireInputDtype(node, 1, {DataType::kUInt64});
+  const int64_t count = scale.NumElements();
+  if (scale.rank() > 1 || count < 1) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("input '{}' {} must be 1-D with 1 or C elements", scale_name, scale.ToString()));
+  }
+  if (count == 1) return AxisLayout{1, 1, Product(dims)};
+  const int64_t axis = NormalizeAxisOf(node, node.attrs().GetInt("channel_axis"), dims.size(), "channel_axis");
+  if (dims[axis] != count) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("input '{}' has {} elements; it must have 1 or C = {} (dim {} of x, channel_axis)", scale_name,
+                     count, dims[axis], axis));
+  }
+  const std::span<const int64_t> all(dims);
+  return AxisLayout{Product(all.first(axis)), count, Product(all.subspan(axis + 1))};
+}
+
+// Dequant (Y float) or requant (Y int8) of int32 x with packed scales.
+template <typename Y>
+class PackedScaleKernel final : public Kernel {
+ public:
+  PackedScaleKernel(AxisLayout layout, bool sqrt_mode, bool relu)
+      : layout_(layout), sqrt_mode_(sqrt_mode), relu_(relu) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const uint64_t* words = ctx.inputs[1].as<const uint64_t>();
+    std::vector<PackedScale> scales;
+    for (int64_t c = 0; c < ctx.inputs[1].num_elements(); ++c) scales.push_back(Unpack(words[c], sqrt_mode_));
+    const int32_t* x = ctx.inputs[0].as<const int32_t>();
+    Y* y = ctx.outputs[0].as<Y>();
+    const int64_t rows = layout_.outer * layout_.channels, inner = layout_.inner;
+#pragma omp parallel for if (rows * inner > kParallelGrain)
+    for (int64_t row = 0; row < rows; ++row) {
+      const PackedScale& p = scales[scales.size() == 1 ? 0 : row % layout_.channels];
+      const int64_t begin = row * inner, end = begin + inner;
+      if (p.shift == 0) {
+        Convert<false>(x, y, begin, end, p);
+      } else {
+        Convert<true>(x, y, begin, end, p);
+      }
+    }
+  }
+
+ private:
+  template <bool kShifted>
+  void Convert(const int32_t* x, Y* y, int64_t begin, int64_t end, const PackedScale& p) const {
+    const double multiplier = kShifted ? std::ldexp(p.scale, p.shift) : p.scale;
+    const double lowest = relu_ ? 0.0 : -std::numeric_limits<double>::infinity();
+#pragma omp simd
+    for (int64_t i = begin; i < end; ++i) {
+      const double v = std::max(lowest, ScaledValue<kShifted>(x[i], p.shift, multiplier));
+      if constexpr (std::is_same_v<Y, int8_t>) {
+        // Round first, then add the offset: ties go to the even integer of x * scale.
+        y[i] = static_cast<int8_t>(std::min(kHighest<int8_t>, std::max(kLowest<int8_t>, Round(v) + p.offset)));
+      } else {
+        y[i] = Store<Y>(static_cast<float>(v));
+      }
+    }
+  }
+
+  AxisLayout layout_;
+  bool sqrt_mode_, relu_;
+};
+
+std::unique_ptr<Kernel> MakeAscendDequant(const Node& node) {
+  RequireInputDtype(node, 0, {DataType::kInt32});
+  CheckDtypeAttr(node, "dtype", {DataType::kFloat, DataType::kFloat16});
+  const AxisLayout layout = ChannelLayout(node, "deq_scale");
+  const bool sqrt_mode = node.attrs().GetBool("sqrt_mode"), relu = node.attrs().GetBool("relu_flag");
+  return DispatchDtype(
+      node, node.output(0)->dtype(), TypeList<float, _Float16>{}, [&](auto tag) -> std::unique_ptr<Kernel> {
+        return std::make_unique<PackedScaleKernel<typename decltype(tag)::type>>(layout, sqrt_mode, relu);
+      });
+}
+
+std::unique_ptr<Kernel> MakeAscendRequant(const Node& node) {
+  RequireInputDtype(node, 0, {DataType::kInt32});
+  if (node.output(0)->dtype() != DataType::kInt8) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("output y is {}; valid: int8", DataTypeName(node.output(0)->dtype())));
+  }
+  return std::make_unique<PackedScaleKernel<int8_t>>(ChannelLayout(node, "req_scale"), /*sqrt_mode=*/false,
+                                                     node.attrs().GetBool("relu_flag"));
+}
+
+// y = (x + offset) * s.
+template <typename Q, typename Y>
+class AscendAntiQuantKernel final : public Kernel {
+ public:
+  AscendAntiQuantKernel(double scale, double offset) : scale_(scale), offset_(offset) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const Q* x = ctx.inputs[0].as<const Q>();
+    Y* y = ctx.outputs[0].as<Y>();
+    const int64_t count = ctx.inputs[0].num_elements();
+#pragma omp parallel for simd if (count > kParallelGrain)
+    for (int64_t i = 0; i < count; ++i) {
+      y[i] = Store<Y>(static_cast<float>((static_cast<double>(x[i]) + offset_) * scale_));
+    }
+  }
+
+ private:
+  double scale_, offset_;
+};
+
+std::unique_ptr<Kernel> MakeAscendAntiQuant(const Node& node) {
+  CheckDtypeAttr(node, "dtype", {DataType::kFloat, DataType::kFloat16});
+  const double scale = AttrScale(node);
+  const double offset = node.attrs().GetFloat("offset");
+  return DispatchDtype(node, InputDtype(node, 0), TypeList<int8_t, int16_t>{}, [&](auto q_tag) {
+    return DispatchDtype(node, node.output(0)->dtype(), TypeList<float, _Float16>{},
+                         [&](auto y_tag) -> std::unique_ptr<Kernel> {
+                           using Q = typename decltype(q_tag)::type;
+                           using Y = typename decltype(y_tag)::type;
+                           return std::make_unique<AscendAntiQuantKernel<Q, Y>>(scale, offset);
+                         });
+  });
+}
+
+}  // namespace
+
+void RegisterAscendQuantKernels(KernelRegistry& registry) {
+  RegisterKernel(registry, "AscendQuant", {DataType::kFloat, DataType::kFloat16}, MakeAscendQuant);
+  RegisterKernel(registry, "AscendDequant", {DataType::kInt32}, MakeAscendDequant);
+  RegisterKernel(registry, "AscendRequant", {DataType::kInt32}, MakeAscendRequant);
+  RegisterKernel(registry, "AscendAntiQuant", {DataType::kInt8, DataType::kInt16}, MakeAscendAntiQuant);
+}
+
+}  // namespace ge::device::cpu

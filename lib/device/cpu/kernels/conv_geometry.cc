@@ -1,0 +1,58 @@
+#include "device/cpu/kernels/conv_geometry.h"
+
+#include <fmt/format.h>
+
+#include "device/cpu/kernels/kernel_utils.h"
+#include "device/cpu/kernels/window_attrs.h"
+
+namespace ge::device::cpu {
+
+ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transposed) {
+  ConvGeometry g;
+  g.inputs = inputs;
+  g.transposed = transposed;
+  const size_t spatial = SpatialRankOf(node, inputs.x);
+  g.x = InputShape(node, inputs.x);
+  g.filter = InputShape(node, inputs.filter);
+  g.y = OutputShape(node, 0);
+  if (g.filter.rank() != g.x.rank() || g.y.rank() != g.x.rank()) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("x, filter and y must have the same rank, got {}, {}, {}", g.x.ToString(), g.filter.ToString(),
+                     g.y.ToString()));
+  }
+  g.groups = node.attrs().GetInt("groups");
+  const int64_t in_channels = g.x.dim(1);
+  const int64_t out_channels = g.y.dim(1);
+  const int64_t filter_in = transposed ? g.filter.dim(0) : g.filter.dim(1) * g.groups;
+  const int64_t filter_out = transposed ? g.filter.dim(1) * g.groups : g.filter.dim(0);
+  if (g.groups < 1 || in_channels % g.groups != 0 || out_channels % g.groups != 0 || filter_in != in_channels ||
+      filter_out != out_channels) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("groups = {}, x {}, filter {} and y {} do not agree on the channel counts", g.groups,
+                     g.x.ToString(), g.filter.ToString(), g.y.ToString()));
+  }
+  g.stride = SpatialAttrN(node, "strides", spatial);
+  g.dilation = SpatialAttrN(node, "dilations", spatial);
+  const std::vector<int64_t> pads = PadsAttrN(node, spatial);
+  g.kernel.assign(g.filter.dims().begin() + 2, g.filter.dims().end());
+  for (size_t a = 0; a < spatial; ++a) {
+    g.pad_begin.push_back(pads[2 * a]);
+    if (transposed) {
+      // output_padding extends the end edge: it shows up as less end
+      // padding. Derived from the planned output so input_size is honoured.
+      const int64_t span = (g.x.dim(a + 2) - 1) * g.stride[a] + (g.kernel[a] - 1) * g.dilation[a] + 1;
+      g.pad_end.push_back(span - pads[2 * a] - g.y.dim(a + 2));
+    } else {
+      g.pad_end.push_back(pads[2 * a + 1]);
+    }
+  }
+  g.has_bias = HasInput(node, inputs.bias);
+  if (g.has_bias && InputShape(node, inputs.bias).NumElements() != out_channels) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("bias {} must have {} (output channels) elements", InputShape(node, inputs.bias).ToString(),
+                     out_channels));
+  }
+  return g;
+}
+
+}  // namespace ge::device::cpu

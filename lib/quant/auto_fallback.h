@@ -1,0 +1,50 @@
+// The automatic fallback ladder (docs/quantization.md, "Automatic fallback").
+//
+// AMCT, NNCF and INC fall back only to float. Here a layer that misses the
+// per-layer cosine gate first tries the cheaper rungs: another activation
+// calibrator (IFMR <-> HFMG), then INT16 activations, and only then float.
+// Errors flow downstream, so the earliest failing layer (in execution order)
+// climbs first, one rung at a time, and every layer is re-measured after each
+// change before the next one is picked.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ge/compare.h"
+#include "ge/quantize.h"
+#include "quant/calibration.h"
+
+namespace ge::quant {
+
+// A deploy graph (requant fusion off, so every quantized layer's float output
+// exists) compared layer by layer with the float graph.
+struct Evaluation {
+  ModelComparison comparison;
+  std::map<std::string, double> layer_cosine;  // quantized layer -> cosine of its float output
+  double output_cosine = 0;
+};
+
+Evaluation EvaluateQuantization(const Graph& float_graph, const std::vector<QuantLayer>& layers,
+                                const QuantRecord& record, const std::vector<Tensor>& inputs, const Options& options);
+
+struct FallbackTargets {
+  double layer_cosine = 0.99;
+  double output_cosine = 0.99;
+};
+
+// Climbs the ladder until the targets hold or no layer can climb further.
+// Updates `layers` (configs, quantize flags and reasons) and `record`, and
+// returns the steps and the last evaluation.
+struct FallbackOutcome {
+  std::vector<FallbackStep> steps;
+  Evaluation evaluation;
+};
+
+FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLayer>& layers, QuantRecord& record,
+                                  const ActivationCache& cache, const FallbackTargets& targets,
+                                  const std::vector<Tensor>& inputs, const Options& options,
+                                  const std::function<void(size_t, size_t)>& progress);
+
+}  // namespace ge::quant

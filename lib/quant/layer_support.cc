@@ -1,0 +1,362 @@
+#include "quant/layer_support.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+
+#include "ge/error.h"
+#include "quant/layer_weights.h"
+
+namespace ge::quant {
+namespace {
+
+constexpr const char* kWeightSourceRule =
+    "the weight input must not come from a placeholder or another dynamically changing node";
+constexpr const char* kTwoTensorRule =
+    "when both inputs are variable tensors, only INT8 symmetric quantization is supported";
+
+}  // namespace
+
+const std::vector<LayerSupportRow>& LayerSupportTable() {
+  static const std::vector<LayerSupportRow> table = {
+      {"ONNX", "Conv", "Conv2D, Conv3D", fmt::format("a filter of 5 dims needs dilation_d = 1; {}", kWeightSourceRule)},
+      {"ONNX", "Gemm", "MatMulV2", fmt::format("transA = false; {}", kWeightSourceRule)},
+      {"ONNX", "ConvTranspose", "Conv2DTranspose",
+       fmt::format("dilation = 1 and a filter of 4 dims; {}", kWeightSourceRule)},
+      {"ONNX", "MatMul", "BatchMatMulV2",
+       fmt::format("a constant second input must be 2-D; {}; {}", kTwoTensorRule, kWeightSourceRule)},
+      {"ONNX", "AveragePool", "AvgPoolV2", "global_pooling = false; shift N is not supported"},
+      {"ONNX", "MaxPool", "MaxPool, MaxPoolV3", "tensor quantization only"},
+      {"ONNX", "Add", "Add", "tensor quantization only, of one input only"},
+      {"TensorFlow", "MatMul", "MatMulV2",
+       fmt::format("transpose_a, transpose_b, adjoint_a and adjoint_b = False; {}", kWeightSourceRule)},
+      {"TensorFlow", "Conv2D", "Conv2D", kWeightSourceRule},
+      {"TensorFlow", "DepthwiseConv2dNative", "DepthwiseConv2D", kWeightSourceRule},
+      {"TensorFlow", "Conv2DBackpropInput", "Conv2DBackpropInput", fmt::format("dilation = 1; {}", kWeightSourceRule)},
+      {"TensorFlow", "BatchMatMulV2", "BatchMatMulV2",
+       fmt::format("adj_x = False; a constant second input must be 2-D; {}", kTwoTensorRule)},
+      {"TensorFlow", "AvgPool", "AvgPool", "shift N is not supported"},
+      {"TensorFlow", "Conv3D", "Conv3D", "dilation_d = 1"},
+      {"TensorFlow", "MaxPool", "MaxPool, MaxPoolV3", "tensor quantization only"},
+      {"TensorFlow", "Add", "Add", "tensor quantization only, of one input only"},
+      {"Caffe", "InnerProduct", "FullyConnection", "transpose = false; axis = 1"},
+      {"Caffe", "Convolution", "Conv2D", "a filter of 4 dims"},
+      {"Caffe", "Deconvolution", "Deconvolution", "dilation = 1 and a filter of 4 dims"},
+      {"Caffe", "Pooling", "Pooling",
+       "mode 1: full quantization (weight and tensor), global_pooling = false, shift N is not supported; "
+       "mode 0: tensor quantization only"},
+      {"Caffe", "Eltwise", "Eltwise", "tensor quantization only; operation = 1"},
+  };
+  return table;
+}
+
+const std::vector<WeightOnlySupportRow>& WeightOnlySupportTable() {
+  static const std::vector<WeightOnlySupportRow> table = {
+      {"MatMulV2", "true", "true",
+       "the second input must not come from a placeholder or another dynamically changing node"},
+      {"BatchMatMulV2", "true", "true",
+       "the second input must not come from a placeholder or another dynamically changing node"},
+      {"FFN", "true", "true or false",
+       "expert_tokens is present; both weights are float16 constants; antiquant_scale1, antiquant_scale2, "
+       "antiquant_offset1 and antiquant_offset2 are absent; the weights are not shared"},
+  };
+  return table;
+}
+
+std::string QuantLayer::Decision() const {
+  if (!quantize) return "skipped: " + reason;
+  if (kind == QuantLayerKind::kWeightOnly) return "weight-only INT8";
+  if (kind == QuantLayerKind::kTwoTensorMatMul) return "INT8";
+  return QuantDTypeName(config.dst_type());
+}
+
+namespace {
+
+bool IsFloat(DataType type) { return type == DataType::kFloat || type == DataType::kFloat16; }
+
+std::string ShapeText(const Value* value) { return value->shape().ToString(); }
+
+// `reason` when the rule is broken, else empty.
+std::string BrokenIf(bool broken, std::string reason) { return broken ? std::move(reason) : std::string(); }
+
+// The first broken rule, in the order given (rules are cheap to evaluate).
+std::string FirstBroken(std::initializer_list<std::string> reasons) {
+  for (const std::string& reason : reasons) {
+    if (!reason.empty()) return reason;
+  }
+  return {};
+}
+
+// Where a non-constant weight comes from, for the "weight source" rule.
+std::string NonConstantSource(const std::string& what, const Value* value) {
+  const Node* producer = value->producer();
+  if (producer != nullptr && producer->op_type() == "Data") {
+    return fmt::format("weight input '{}' comes from graph input '{}', not a constant", what, value->name());
+  }
+  return fmt::format("weight input '{}' is computed by {}, not a constant", what,
+                     producer != nullptr ? producer->Describe() : value->name());
+}
+
+// The broken weight rule of a weighted layer (empty when the weight is fine).
+std::string WeightRule(const Node& node, size_t input, const std::string& what) {
+  const Value* weight = node.input(input);
+  if (weight == nullptr) return fmt::format("weight input '{}' is missing", what);
+  if (weight->constant() == nullptr) return NonConstantSource(what, weight);
+  return BrokenIf(!IsFloat(weight->dtype()),
+                  fmt::format("weight input '{}' is {}, not float32 or float16", what, DataTypeName(weight->dtype())));
+}
+
+// The bias becomes an int32 constant, so it must be one now.
+std::string BiasRule(const Node& node, size_t input) {
+  const Value* bias = node.input(input);
+  if (bias == nullptr) return {};
+  return BrokenIf(bias->constant() == nullptr || !IsFloat(bias->dtype()),
+                  fmt::format("bias '{}' must be a float constant to become int32", bias->name()));
+}
+
+std::string ActivationRule(const Value* x) {
+  if (x == nullptr) return "an activation input is missing";
+  return BrokenIf(!IsFloat(x->dtype()),
+                  fmt::format("input '{}' is {}, not float32 or float16", x->name(), DataTypeName(x->dtype())));
+}
+
+std::string Float16Rule(bool float16_model, const std::string& what) {
+  return BrokenIf(float16_model, fmt::format("float16 model: {} quantization is disabled", what));
+}
+
+std::string Int8OnlyRule(const QuantLayer& layer, const std::string& what) {
+  return BrokenIf(layer.config.dst_type() == QuantDType::kInt16, fmt::format("{} (config asks INT16)", what));
+}
+
+bool AllOnes(const std::vector<int64_t>& values) {
+  return std::all_of(values.begin(), values.end(), [](int64_t v) { return v == 1; });
+}
+
+bool BoolAttr(const Node& node, const std::string& name) {
+  const AttrValue* value = node.attrs().Find(name);
+  return value != nullptr && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
+}
+
+// A model with float16 inputs or weights: the tensor-only and two-tensor
+// layers are not quantized (the seed's general note).
+bool IsFloat16Model(const Graph& graph) {
+  for (const Value* input : graph.inputs()) {
+    if (input->dtype() == DataType::kFloat16) return true;
+  }
+  for (const Node* node : graph.nodes()) {
+    if (node->op_type() == "Const" && node->output(0)->dtype() == DataType::kFloat16 &&
+        node->output(0)->shape().NumElements() > 1) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Rules shared by the layers quantized as weight + activation; `layer_rule`
+// is the op's own rule (empty when it holds).
+void PlanWeighted(const Node& node, size_t x_input, size_t weight_input, int64_t channel_axis,
+                  const std::string& layer_rule, QuantLayer& layer) {
+  layer.kind = QuantLayerKind::kWeighted;
+  layer.weight_input = static_cast<int>(weight_input);
+  layer.weight_channel_axis = channel_axis;
+  const Value* x = node.input(x_input);
+  if (x != nullptr) layer.activation_values = {x->name()};
+  const bool matmul = node.op_type() == "MatMulV2" || node.op_type() == "BatchMatMulV2";
+  layer.reason = FirstBroken({layer_rule, ActivationRule(x), WeightRule(node, weight_input, matmul ? "x2" : "filter"),
+                              BiasRule(node, weight_input + 1)});
+}
+
+void PlanConv(const Node& node, QuantLayer& layer) {
+  const auto& dilations = node.attrs().GetInts("dilations");  // NCDHW for Conv3D
+  const bool dilated_depth = node.op_type() == "Conv3D" && dilations.size() == 5 && dilations[2] != 1;
+  PlanWeighted(
+      node, 0, 1, 0,
+      BrokenIf(dilated_depth, fmt::format("Conv with a 5-D filter needs dilation_d 1 (Conv3D dilations = [{}])",
+                                          fmt::join(dilations, ", "))),
+      layer);
+}
+
+void PlanGemm(const Node& node, QuantLayer& layer) {
+  PlanWeighted(node, 0, 1, BoolAttr(node, "transpose_x2") ? 0 : 1,
+               BrokenIf(BoolAttr(node, "transpose_x1"), "Gemm transA must be false (MatMulV2 transpose_x1 = true)"),
+               layer);
+}
+
+void PlanConvTranspose(const Node& node, QuantLayer& layer) {
+  const auto& dilations = node.attrs().GetInts("dilations");
+  const Value* filter = node.input(2);
+  const int64_t groups = node.attrs().GetInt("groups");
+  const std::string rule = FirstBroken({
+      BrokenIf(!AllOnes(dilations),
+               fmt::format("ConvTranspose dilation must be 1 (dilations = [{}])", fmt::join(dilations, ", "))),
+      BrokenIf(filter != nullptr && filter->shape().rank() != 4,
+               fmt::format("ConvTranspose filter must be 4-D (filter is {})", filter ? ShapeText(filter) : "")),
+      // The filter [Cin, Cout/groups, kh, kw] has no axis that runs over all output channels.
+      BrokenIf(groups != 1,
+               fmt::format("ConvTranspose groups must be 1 for per-channel weight scales (groups = {})", groups)),
+  });
+  PlanWeighted(node, 1, 2, 1, rule, layer);
+}
+
+void PlanMatMul(const Node& node, bool float16_model, QuantLayer& layer) {
+  const Value* x1 = node.input(0);
+  const Value* x2 = node.input(1);
+  const int64_t weight_axis = BoolAttr(node, "adj_x2") ? 0 : 1;
+  // The integer BatchMatMulV2 takes symmetric INT8 activations only (offset_x 0).
+  layer.config.ifmr.asymmetric = layer.config.hfmg.asymmetric = false;
+  const std::string adjoint_rule =
+      BrokenIf(BoolAttr(node, "adj_x1"), "MatMul adj_x1 must be false (BatchMatMulV2 adj_x1 = true)");
+  if (x2 != nullptr && x2->constant() != nullptr) {
+    PlanWeighted(node, 0, 1, weight_axis,
+                 FirstBroken({adjoint_rule,
+                              BrokenIf(x2->shape().rank() != 2,
+                                       fmt::format("MatMul constant input must be 2-D (x2 is {})", ShapeText(x2))),
+                              Int8OnlyRule(layer, "BatchMatMulV2 quantizes INT8 symmetric only")}),
+                 layer);
+    return;
+  }
+  if (x1 != nullptr && x1->constant() != nullptr) {
+    PlanWeighted(node, 0, 1, weight_axis, "MatMul constant input must be the second input (x1 is a constant)", layer);
+    return;
+  }
+  layer.kind = QuantLayerKind::kTwoTensorMatMul;
+  if (x1 != nullptr && x2 != nullptr) layer.activation_values = {x1->name(), x2->name()};
+  layer.reason = FirstBroken({adjoint_rule, ActivationRule(x1), ActivationRule(x2), BiasRule(node, 2),
+                              Float16Rule(float16_model, "two-tensor BatchMatMulV2"),
+                              Int8OnlyRule(layer, "two tensor inputs: INT8 symmetric only")});
+}
+
+void PlanPool(const Node& node, bool float16_model, QuantLayer& layer) {
+  layer.kind = QuantLayerKind::kTensorOnly;
+  const Value* x = node.input(0);
+  if (x != nullptr) layer.activation_values = {x->name()};
+  const bool average = node.op_type() == "AvgPoolV2";
+  layer.reason =
+      FirstBroken({ActivationRule(x),
+                   BrokenIf(average && BoolAttr(node, "global_pooling"),
+                            "AveragePool global pooling is not quantizable (AvgPoolV2 global_pooling = true)"),
+                   Float16Rule(float16_model, node.op_type()),
+                   average ? Int8OnlyRule(layer, "AvgPoolV2 has an INT8 kernel only") : std::string()});
+}
+
+void PlanAdd(const Node& node, bool float16_model, QuantLayer& layer) {
+  layer.kind = QuantLayerKind::kTensorOnly;
+  std::vector<const Value*> tensors;
+  for (const Value* input : node.inputs()) {
+    if (input != nullptr && input->constant() == nullptr) tensors.push_back(input);
+  }
+  if (tensors.size() == 1) {
+    layer.activation_values = {tensors[0]->name()};
+    layer.reason = FirstBroken({ActivationRule(tensors[0]), Float16Rule(float16_model, "Add")});
+    return;
+  }
+  layer.reason = fmt::format("Add quantizes one tensor input only ({})",
+                             tensors.empty() ? "both inputs are constants" : "both inputs are variable tensors");
+}
+
+std::string FfnWeightOnlyRule(const Node& node) {
+  if (node.input(kFfnExpertTokens) == nullptr) return "FFN expert_tokens input must be present";
+  for (size_t input : {kFfnWeight1, kFfnWeight2}) {
+    const std::string what = input == kFfnWeight1 ? "weight1" : "weight2";
+    const Value* weight = node.input(input);
+    if (weight == nullptr) return fmt::format("FFN {} is missing", what);
+    if (weight->constant() == nullptr) return NonConstantSource(what, weight);
+    if (weight->dtype() != DataType::kFloat16) {
+      return fmt::format("FFN weights must be float16 constants ({} is {})", what, DataTypeName(weight->dtype()));
+    }
+    if (weight->uses().size() != 1) {
+      return fmt::format("FFN {} '{}' is shared by {} inputs (weight sharing is not supported)", what, weight->name(),
+                         weight->uses().size());
+    }
+  }
+  for (size_t input : {kFfnAntiquantScale1, kFfnAntiquantScale2, kFfnAntiquantOffset1, kFfnAntiquantOffset2}) {
+    if (node.input(input) != nullptr) {
+      return "FFN antiquant_scale1, antiquant_scale2, antiquant_offset1 and antiquant_offset2 inputs must be empty";
+    }
+  }
+  return {};
+}
+
+void PlanWeightOnly(const Node& node, QuantLayer& layer) {
+  layer.kind = QuantLayerKind::kWeightOnly;
+  const std::string& op = node.op_type();
+  if (op == "FFN") {
+    layer.weight_input = static_cast<int>(kFfnWeight1);
+    const Value* weight1 = node.input(kFfnWeight1);
+    layer.weight_channel_axis = weight1 != nullptr && weight1->shape().rank() == 3 ? 2 : 1;  // N1
+    layer.reason = FfnWeightOnlyRule(node);
+    return;
+  }
+  if (op != "MatMulV2" && op != "BatchMatMulV2") {
+    layer.reason = fmt::format("weight_compress_only applies to MatMulV2, BatchMatMulV2 and FFN only, not {}", op);
+    return;
+  }
+  layer.weight_input = 1;
+  layer.weight_channel_axis = BoolAttr(node, op == "MatMulV2" ? "transpose_x2" : "adj_x2") ? 0 : 1;  // along N
+  const Value* x2 = node.input(1);
+  layer.reason = FirstBroken(
+      {ActivationRule(node.input(0)), WeightRule(node, 1, "x2"),
+       BrokenIf(x2 != nullptr && x2->shape().rank() != 2,
+                fmt::format("weight-only {} needs a 2-D constant x2 (x2 is {})", op, x2 ? ShapeText(x2) : ""))});
+}
+
+// The op types a user may write for a candidate: Ascend IR first, then ONNX.
+const std::map<std::string, std::vector<std::string>>& CandidateTypeNames() {
+  static const std::map<std::string, std::vector<std::string>> names = {
+      {"Conv2D", {"Conv2D", "Conv"}},
+      {"Conv3D", {"Conv3D", "Conv"}},
+      {"MatMulV2", {"MatMulV2", "Gemm"}},
+      {"Conv2DTranspose", {"Conv2DTranspose", "ConvTranspose"}},
+      {"BatchMatMulV2", {"BatchMatMulV2", "MatMul"}},
+      {"AvgPoolV2", {"AvgPoolV2", "AveragePool"}},
+      {"MaxPoolV3", {"MaxPoolV3", "MaxPool"}},
+      {"MaxPool", {"MaxPool"}},
+      {"Add", {"Add"}},
+      {"FFN", {"FFN"}},
+  };
+  return names;
+}
+
+}  // namespace
+
+std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& config) {
+  const bool float16_model = IsFloat16Model(graph);
+  std::vector<QuantLayer> layers;
+  for (const Node* node : graph.TopologicalOrder()) {
+    auto names = CandidateTypeNames().find(node->op_type());
+    if (names == CandidateTypeNames().end()) continue;
+    QuantLayer layer;
+    layer.name = node->name();
+    layer.op_type = node->op_type();
+    layer.type_names = names->second;
+    layer.config = config.ForLayer(layer.name, layer.type_names);
+    const std::string& op = layer.op_type;
+    if (layer.config.weight_compress_only) {
+      PlanWeightOnly(*node, layer);
+    } else if (op == "Conv2D" || op == "Conv3D") {
+      PlanConv(*node, layer);
+    } else if (op == "MatMulV2") {
+      PlanGemm(*node, layer);
+    } else if (op == "Conv2DTranspose") {
+      PlanConvTranspose(*node, layer);
+    } else if (op == "BatchMatMulV2") {
+      PlanMatMul(*node, float16_model, layer);
+    } else if (op == "Add") {
+      PlanAdd(*node, float16_model, layer);
+    } else if (op == "FFN") {
+      layer.kind = QuantLayerKind::kWeightOnly;
+      layer.reason = "FFN is quantized weight-only (set weight_compress_only: true for it)";
+    } else {
+      PlanPool(*node, float16_model, layer);
+    }
+    // The user's skip comes first: it is the reason the user will look for.
+    if (layer.config.skip) layer.reason = layer.config.skip_reason.empty() ? "skip_layers" : layer.config.skip_reason;
+    layer.quantize = layer.reason.empty();
+    layers.push_back(std::move(layer));
+  }
+  return layers;
+}
+
+}  // namespace ge::quant

@@ -1,0 +1,141 @@
+// ge::Quantize: prepare the float graph, plan the layers, calibrate (or read
+// the record), optionally climb the fallback ladder, and build the deploy
+// graph.
+#include "ge/quantize.h"
+
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ge/error.h"
+#include "quant/auto_fallback.h"
+#include "quant/calibration.h"
+#include "quant/deploy_rewrite.h"
+#include "quant/layer_support.h"
+#include "quant/quant_config.h"
+#include "quant/quant_record.h"
+
+namespace ge {
+namespace {
+
+using namespace quant;
+
+// The float graph as the runtime optimizes it (BatchNorm folded into
+// convolutions, constants folded, shapes inferred): quantization works on the
+// layers that will actually run.
+std::unique_ptr<Graph> PrepareFloatGraph(const Graph& graph, const Options& options) {
+  return CompiledModel::Compile(graph.Clone(), options)->graph().Clone();
+}
+
+void CheckLayerNames(const QuantConfig& config, const Graph& graph, const std::string& path) {
+  const std::vector<std::string> unknown =
+      config.UnknownLayerNames([&](const std::string& name) { return graph.FindNode(name) != nullptr; });
+  if (unknown.empty()) return;
+  std::vector<std::string> some;
+  for (const Node* node : graph.TopologicalOrder()) {
+    if (node->op_type() != "Const" && node->op_type() != "Data" && some.size() < 8) some.push_back(node->name());
+  }
+  throw Error(ErrorCode::kInvalidArgument,
+              fmt::format("{}: no layer named {} in the model (after BatchNorm folding); layers include {}",
+                          path.empty() ? "config" : path, fmt::join(unknown, ", "), fmt::join(some, ", ")));
+}
+
+std::vector<std::vector<Tensor>> CalibrationBatches(const QuantizeOptions& options, const QuantConfig& config) {
+  const size_t wanted = config.batch_num();
+  if (options.calibration_batches.size() < wanted) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("calibration: batch_num is {} but {} batch(es) were given", wanted,
+                            options.calibration_batches.size()));
+  }
+  return {options.calibration_batches.begin(), options.calibration_batches.begin() + wanted};
+}
+
+// The config that replays the outcome: the layers the ladder moved get an
+// override_layer_configs entry, the ones it left in float a skip_layers entry.
+std::string FinalConfig(QuantConfig config, const std::vector<QuantLayer>& layers,
+                        const std::vector<FallbackStep>& steps) {
+  std::set<std::string> moved;
+  for (const FallbackStep& step : steps) moved.insert(step.layer);
+  for (const QuantLayer& layer : layers) {
+    if (moved.count(layer.name) == 0) continue;
+    if (layer.quantize) {
+      config.SetLayerOverride(layer.name, layer.config);
+    } else {
+      config.AddSkipLayer(layer.name);
+    }
+  }
+  return "# The config that replays this quantization (ge quantize --config).\n" + config.ToText();
+}
+
+void FillLists(const std::vector<QuantLayer>& layers, const std::vector<FallbackStep>& steps, QuantizeResult& result) {
+  std::set<std::string> fell_back;
+  for (const FallbackStep& step : steps) {
+    if (step.to == "float") fell_back.insert(step.layer);
+  }
+  if (fell_back.empty()) return;
+  result.op_precision_ini = "# Layers the quantization fallback left in float: compute them precisely.\n[ByNodeName]\n";
+  for (const std::string& name : fell_back) {
+    result.op_precision_ini += name + "=high_precision\n";
+    result.keep_dtype += name + "\n";
+  }
+}
+
+}  // namespace
+
+QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options) {
+  const QuantConfig config = options.config_path.empty() ? QuantConfig() : LoadQuantConfig(options.config_path);
+  std::unique_ptr<Graph> prepared = PrepareFloatGraph(float_graph, options.compile_options);
+  CheckLayerNames(config, *prepared, options.config_path);
+  std::vector<QuantLayer> layers = PlanQuantLayers(*prepared, config);
+
+  const bool calibrate = options.record_in.empty();
+  std::vector<std::vector<Tensor>> batches;
+  if (calibrate || options.target_output_cosine) batches = CalibrationBatches(options, config);
+  auto report = [&](const std::string& stage) {
+    return [&options, stage](size_t done, size_t total) {
+      if (options.progress) options.progress(stage, done, total);
+    };
+  };
+  // Only the fallback needs activations when the factors come from a record.
+  std::vector<std::string> wanted = ActivationValues(layers);
+  if (!calibrate && !options.target_output_cosine) wanted.clear();
+  const ActivationCache cache(*prepared, wanted, batches, options.compile_options, report("calibrate"));
+  QuantRecord record = calibrate ? CalibrateLayers(*prepared, layers, cache) : ReadQuantRecord(options.record_in);
+
+  QuantizeResult result;
+  std::optional<Evaluation> evaluation;
+  if (options.target_output_cosine) {
+    FallbackTargets targets{options.layer_cosine, *options.target_output_cosine};
+    FallbackOutcome outcome = RunFallbackLadder(*prepared, layers, record, cache, targets, batches.front(),
+                                                options.compile_options, report("fallback"));
+    result.fallback = std::move(outcome.steps);
+    evaluation = std::move(outcome.evaluation);
+  } else if (!batches.empty()) {
+    evaluation = EvaluateQuantization(*prepared, layers, record, batches.front(), options.compile_options);
+  }
+  DeployOptions deploy;
+  deploy.requant_fusion = options.requant_fusion;
+  result.graph = BuildDeployGraph(*prepared, layers, record, deploy);
+
+  for (const QuantLayer& layer : layers) {
+    QuantizedLayer row{layer.name, layer.op_type, layer.Decision(), "", std::nan("")};
+    if (layer.quantize && layer.kind != QuantLayerKind::kWeightOnly) {
+      row.activation_algo = ActivationAlgoName(layer.config.activation_algo);
+    }
+    if (evaluation && evaluation->layer_cosine.count(layer.name) != 0) row.cosine = evaluation->layer_cosine[layer.name];
+    result.layers.push_back(std::move(row));
+  }
+  if (evaluation) {
+    result.output_cosine = evaluation->output_cosine;
+    result.compare_csv = ComparisonCsv(evaluation->comparison);
+  }
+  result.record = QuantRecordToText(record);
+  if (!options.record_out.empty()) WriteQuantRecord(record, options.record_out);
+  result.final_config = FinalConfig(config, layers, result.fallback);
+  FillLists(layers, result.fallback, result);
+  return result;
+}
+
+}  // namespace ge

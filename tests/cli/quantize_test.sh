@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# One black-box test case of `ge quantize` on the demo CNN.
+# usage: quantize_test.sh CASE GE_BINARY REPO_ROOT WORK_DIR
+set -euo pipefail
+
+readonly case_name=$1 ge=$2 repo=$3 work=$4
+readonly demo="$repo/models/demo_cnn.onnx"
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+source "$(dirname "${BASH_SOURCE[0]}")/test_helpers.sh"
+
+# write_calibration DIR COUNT: COUNT float32 [1,3,32,32] .npy files of seeded
+# pseudo-random values in [-1, 1] (python's stdlib only: CI may lack numpy).
+write_calibration() {
+  python3 - "$1" "$2" <<'PY'
+import os, random, struct, sys
+folder, count = sys.argv[1], int(sys.argv[2])
+os.makedirs(folder, exist_ok=True)
+rng = random.Random(5)
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 32, 32), }"
+header += " " * (64 - 10 - len(header) - 1) + "\n"
+for k in range(count):
+    values = [rng.uniform(-1.0, 1.0) for _ in range(3 * 32 * 32)]
+    with open(os.path.join(folder, "batch_%02d.npy" % k), "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
+        f.write(struct.pack("<%df" % len(values), *values))
+PY
+}
+
+case $case_name in
+  quantize_json)
+    write_calibration calib 2
+    "$ge" quantize --model "$demo" --calib-data calib --output q.gem --record record.txt --report-dir report \
+      --json >quantize.json
+    check_json quantize.json '
+layers = {l["layer"]: l for l in doc["layers"]}
+convs = [l for l in doc["layers"] if l["op_type"] == "Conv2D"]
+assert len(convs) == 2 and all(l["decision"] == "INT8" for l in convs), convs
+assert all(l["cosine"] > 0.99 for l in convs), convs
+assert doc["output_cosine"] > 0.99, doc["output_cosine"]
+assert doc["output_bytes"] > 0 and doc["fallback"] == []
+'
+    [[ -s record.txt ]] || fail "no record file"
+    grep -q 'scale_d' record.txt || fail "record lacks scale_d"
+    for file in quant_config.txt record.txt compare.csv; do [[ -s report/$file ]] || fail "report/$file missing"; done
+    head -1 report/compare.csv | grep -q '^Index,OpSequence,OpType,NPUDump' || fail "compare.csv header"
+    # The quantized model runs like any other .gem.
+    "$ge" run q.gem --json --loop 1 >run.json
+    check_json run.json 'assert doc["outputs"][0]["shape"] == [1, 10]'
+    # Replaying the record needs no calibration data and gives the same factors.
+    "$ge" quantize --model "$demo" --from-record record.txt --output replay.gem --record replay.txt --json >replay.json
+    cmp record.txt replay.txt || fail "replayed record differs"
+    ;;
+  quantize_human)
+    write_calibration calib 1
+    "$ge" quantize --model "$demo" --calib-data calib --output q.gem >quantize.txt
+    grep -q 'decision' quantize.txt || fail "no table header: $(cat quantize.txt)"
+    grep -q 'output cosine 0\.99' quantize.txt || fail "no output cosine summary: $(cat quantize.txt)"
+    ;;
+  quantize_errors)
+    write_calibration calib 1
+    expect_failure 2 'calib-data' "$ge" quantize --model "$demo" --output q.gem
+    expect_failure 1 'nothing' "$ge" quantize --model "$demo" --calib-data nothing --output q.gem
+    printf 'batch_num: 1\nactivation_ofset: true\n' >typo.txt
+    expect_failure 1 'typo.txt:2' "$ge" quantize --model "$demo" --config typo.txt --calib-data calib --output q.gem
+    printf 'batch_num: 4\n' >four.txt
+    expect_failure 1 'batch_num is 4' "$ge" quantize --model "$demo" --config four.txt --calib-data calib \
+      --output q.gem
+    expect_failure 2 'target-cosine' "$ge" quantize --model "$demo" --calib-data calib --output q.gem \
+      --target-cosine 2
+    [[ ! -e q.gem ]] || fail "a failed quantize left q.gem behind"
+    ;;
+  *)
+    fail "unknown case"
+    ;;
+esac

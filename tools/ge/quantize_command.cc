@@ -1,0 +1,194 @@
+// ge quantize --model m.onnx --config cfg.txt --calib-data DIR --output q.gem:
+// post-training quantization (docs/quantization.md).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "file_writer.h"
+#include "ge/error.h"
+#include "ge/onnx_importer.h"
+#include "ge/quantize.h"
+#include "json_writer.h"
+#include "model_loader.h"
+#include "options.h"
+#include "progress.h"
+#include "report.h"
+
+namespace ge::cli {
+namespace {
+
+std::string FormatCosine(double cosine) { return std::isnan(cosine) ? "-" : fmt::format("{:.5f}", cosine); }
+
+// --report-dir: the files that replay the result through ATC-style options.
+void WriteReplayFiles(const std::string& dir, const QuantizeResult& result) {
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path base(dir);
+  WriteFileAtomically((base / "quant_config.txt").string(), result.final_config);
+  WriteFileAtomically((base / "record.txt").string(), result.record);
+  WriteFileAtomically((base / "compare.csv").string(), result.compare_csv);
+  WriteFileAtomically((base / "op_precision.ini").string(), result.op_precision_ini);
+  WriteFileAtomically((base / "keep_dtype.cfg").string(), result.keep_dtype);
+}
+
+void PrintJson(const std::string& model_path, const std::string& output_path, size_t output_bytes,
+               const QuantizeResult& result, double seconds, const std::optional<double>& target) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("model").String(model_path);
+  json.Key("output").String(output_path);
+  json.Key("output_bytes").Int(static_cast<int64_t>(output_bytes));
+  json.Key("seconds").Number(seconds);
+  json.Key("output_cosine").Number(result.output_cosine);
+  if (target) json.Key("target_cosine").Number(*target);
+  json.Key("layers").BeginArray();
+  for (const QuantizedLayer& layer : result.layers) {
+    json.BeginObject();
+    json.Key("layer").String(layer.layer);
+    json.Key("op_type").String(layer.op_type);
+    json.Key("decision").String(layer.decision);
+    json.Key("activation_algo").String(layer.activation_algo);
+    json.Key("cosine").Number(layer.cosine);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("fallback").BeginArray();
+  for (const FallbackStep& step : result.fallback) {
+    json.BeginObject();
+    json.Key("layer").String(step.layer);
+    json.Key("from").String(step.from);
+    json.Key("to").String(step.to);
+    json.Key("layer_cosine_before").Number(step.layer_cosine_before);
+    json.Key("layer_cosine_after").Number(step.layer_cosine_after);
+    json.Key("output_cosine_after").Number(step.output_cosine_after);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  std::printf("%s\n", json.str().c_str());
+}
+
+void PrintHuman(const std::string& model_path, const std::string& output_path, size_t output_bytes,
+                const QuantizeResult& result, double seconds, double layer_cosine) {
+  std::vector<std::vector<std::string>> rows = {{"layer", "type", "decision", "calibrator", "cosine", ""}};
+  size_t quantized = 0;
+  for (const QuantizedLayer& layer : result.layers) {
+    const bool low = !std::isnan(layer.cosine) && layer.cosine < layer_cosine;
+    rows.push_back({layer.layer, layer.op_type, layer.decision, layer.activation_algo, FormatCosine(layer.cosine),
+                    low ? "<" : ""});
+    if (layer.decision.rfind("skipped", 0) != 0) ++quantized;
+  }
+  std::printf("%s", FormatTable(rows).c_str());
+  for (const FallbackStep& step : result.fallback) {
+    std::printf("fallback %s: %s -> %s (layer cosine %s -> %s, output %s)\n", step.layer.c_str(), step.from.c_str(),
+                step.to.c_str(), FormatCosine(step.layer_cosine_before).c_str(),
+                FormatCosine(step.layer_cosine_after).c_str(), FormatCosine(step.output_cosine_after).c_str());
+  }
+  std::printf("quantized %zu of %zu layers of %s -> %s (%s) in %.1f s, output cosine %s\n", quantized,
+              result.layers.size(), model_path.c_str(), output_path.c_str(), FormatBytes(output_bytes).c_str(),
+              seconds, FormatCosine(result.output_cosine).c_str());
+}
+
+double ParseCosine(const ParsedArgs& args, const std::string& flag, double fallback) {
+  if (!args.Has(flag)) return fallback;
+  const std::string text = args.Value(flag);
+  try {
+    size_t used = 0;
+    const double value = std::stod(text, &used);
+    if (used == text.size() && value > 0 && value <= 1) return value;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(fmt::format("--{}: '{}' is not a cosine in (0, 1]", flag, text));
+}
+
+int Quantize(const ParsedArgs& args) {
+  if (!args.Has("model") || !args.Has("output")) {
+    throw UsageError("'ge quantize' needs --model FILE.onnx and --output FILE.gem (see 'ge quantize --help')");
+  }
+  if (!args.Has("calib-data") && !args.Has("from-record")) {
+    throw UsageError("'ge quantize' needs --calib-data DIR|LIST, or --from-record FILE to reuse earlier factors");
+  }
+  const std::string model_path = args.Value("model");
+  const std::string output_path = args.Value("output");
+  if (DetectModelFormat(model_path) != ModelFormat::kOnnx) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("--model '{}' is a compiled .gem model; 'ge quantize' takes the float ONNX model",
+                            model_path));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Progress progress;
+  progress.Show(fmt::format("importing {} ...", model_path));
+  std::unique_ptr<Graph> graph = ImportOnnxFile(model_path);
+
+  QuantizeOptions options;
+  options.compile_options = CollectOptions(args);
+  options.config_path = args.Value("config");
+  options.record_in = args.Value("from-record");
+  options.record_out = args.Value("record");
+  options.requant_fusion = !args.Has("no-requant-fusion");
+  options.layer_cosine = ParseCosine(args, "layer-cosine", 0.99);
+  if (args.Has("target-cosine")) options.target_output_cosine = ParseCosine(args, "target-cosine", 0.99);
+  if (args.Has("calib-data")) {
+    std::vector<TensorInfo> inputs;
+    for (const Value* input : graph->inputs()) inputs.push_back({input->name(), input->dtype(), input->shape()});
+    options.calibration_batches = LoadCalibrationData(args.Value("calib-data"), inputs);
+  }
+  options.progress = [&progress](const std::string& stage, size_t done, size_t total) {
+    progress.Show(fmt::format("{}: {}/{}", stage, done, total));
+  };
+  progress.Show("calibrating ...");
+  const QuantizeResult result = Quantize(*graph, options);
+  progress.Show(fmt::format("compiling the quantized model ..."));
+  CompiledModel::Compile(result.graph->Clone(), options.compile_options)->Save(output_path);
+  progress.Clear();
+  if (args.Has("report-dir")) WriteReplayFiles(args.Value("report-dir"), result);
+
+  const auto output_bytes = static_cast<size_t>(std::filesystem::file_size(output_path));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (args.Has("json")) {
+    PrintJson(model_path, output_path, output_bytes, result, seconds, options.target_output_cosine);
+  } else {
+    PrintHuman(model_path, output_path, output_bytes, result, seconds, options.layer_cosine);
+  }
+  const bool missed = options.target_output_cosine && result.output_cosine < *options.target_output_cosine;
+  if (missed) {
+    std::fprintf(stderr, "warning: output cosine %s is below the target %s even after the fallback ladder\n",
+                 FormatCosine(result.output_cosine).c_str(), FormatCosine(*options.target_output_cosine).c_str());
+  }
+  return 0;
+}
+
+std::vector<FlagSpec> QuantizeFlags() {
+  return {{"model", "FILE.onnx", false, "the float ONNX model (required)"},
+          {"output", "FILE.gem", false, "where to write the quantized, compiled model (required)"},
+          {"config", "FILE", false, "AMCT simple config (protobuf text); default: INT8, IFMR, channel-wise ARQ"},
+          {"calib-data", "DIR|LIST", false,
+           "calibration batches: a folder of .npy files, or a text file listing one batch per line"},
+          {"record", "FILE", false, "write the quantization factors (record file) here"},
+          {"from-record", "FILE", false, "take the factors from this record file instead of calibrating"},
+          {"target-cosine", "C", false,
+           "climb the fallback ladder until the output cosine reaches C (and every layer --layer-cosine)"},
+          {"layer-cosine", "C", false, "the per-layer cosine gate of the fallback ladder (default 0.99)"},
+          {"no-requant-fusion", "", false, "keep AscendDequant -> AscendQuant pairs (layer-wise comparison)"},
+          {"report-dir", "DIR", false,
+           "write quant_config.txt, record.txt, compare.csv, op_precision.ini and keep_dtype.cfg here"},
+          kThreadsFlag,
+          kOptionFlag,
+          {"json", "", false, "print one JSON object instead of the table"}};
+}
+
+}  // namespace
+
+const Command& QuantizeCommand() {
+  static const Command command{
+      {"quantize", "",
+       "Quantizes a float ONNX model to INT8/INT16 (AMCT-style calibration) and writes a compiled .gem.",
+       QuantizeFlags()},
+      &Quantize};
+  return command;
+}
+
+}  // namespace ge::cli
