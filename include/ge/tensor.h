@@ -24,6 +24,9 @@ class Tensor {
   Tensor(DataType dtype, Shape shape);
   // Wraps caller-owned memory; nothing is copied or freed.
   static Tensor Borrow(DataType dtype, Shape shape, void* data);
+  // A view of memory that `owner` keeps alive (a mapped model file, say):
+  // the tensor and all its copies hold `owner`, so the memory outlives them.
+  static Tensor View(DataType dtype, Shape shape, const void* data, std::shared_ptr<const void> owner);
 
   template <typename T>
   static Tensor FromVector(DataType dtype, Shape shape, const std::vector<T>& values) {

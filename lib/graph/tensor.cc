@@ -54,6 +54,13 @@ Tensor Tensor::Borrow(DataType dtype, Shape shape, void* data) {
   return t;
 }
 
+Tensor Tensor::View(DataType dtype, Shape shape, const void* data, std::shared_ptr<const void> owner) {
+  Tensor t = Borrow(dtype, std::move(shape), const_cast<void*>(data));
+  // Aliasing: shares owner's control block, points at data.
+  t.storage_ = std::shared_ptr<void>(std::const_pointer_cast<void>(std::move(owner)), t.data_);
+  return t;
+}
+
 size_t Tensor::nbytes() const {
   int64_t n = shape_.NumElements();
   return n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(dtype_);

@@ -257,9 +257,9 @@ void PlanAdd(const Node& node, bool float16_model, QuantLayer& layer) {
 }
 
 std::string FfnWeightOnlyRule(const Node& node) {
-  if (node.input(kFfnExpertTokens) == nullptr) return "FFN expert_tokens input must be present";
-  for (size_t input : {kFfnWeight1, kFfnWeight2}) {
-    const std::string what = input == kFfnWeight1 ? "weight1" : "weight2";
+  if (node.input(ffn::kExpertTokens) == nullptr) return "FFN expert_tokens input must be present";
+  for (size_t input : {ffn::kWeight1, ffn::kWeight2}) {
+    const std::string what = input == ffn::kWeight1 ? "weight1" : "weight2";
     const Value* weight = node.input(input);
     if (weight == nullptr) return fmt::format("FFN {} is missing", what);
     if (weight->constant() == nullptr) return NonConstantSource(what, weight);
@@ -271,7 +271,7 @@ std::string FfnWeightOnlyRule(const Node& node) {
                          weight->uses().size());
     }
   }
-  for (size_t input : {kFfnAntiquantScale1, kFfnAntiquantScale2, kFfnAntiquantOffset1, kFfnAntiquantOffset2}) {
+  for (size_t input : {ffn::kAntiquantScale1, ffn::kAntiquantScale2, ffn::kAntiquantOffset1, ffn::kAntiquantOffset2}) {
     if (node.input(input) != nullptr) {
       return "FFN antiquant_scale1, antiquant_scale2, antiquant_offset1 and antiquant_offset2 inputs must be empty";
     }
@@ -283,8 +283,8 @@ void PlanWeightOnly(const Node& node, QuantLayer& layer) {
   layer.kind = QuantLayerKind::kWeightOnly;
   const std::string& op = node.op_type();
   if (op == "FFN") {
-    layer.weight_input = static_cast<int>(kFfnWeight1);
-    const Value* weight1 = node.input(kFfnWeight1);
+    layer.weight_input = static_cast<int>(ffn::kWeight1);
+    const Value* weight1 = node.input(ffn::kWeight1);
     layer.weight_channel_axis = weight1 != nullptr && weight1->shape().rank() == 3 ? 2 : 1;  // N1
     layer.reason = FfnWeightOnlyRule(node);
     return;

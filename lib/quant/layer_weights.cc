@@ -55,7 +55,7 @@ void Append(WeightQuantParams& to, const WeightQuantParams& from) {
 WeightQuantParams CalibrateFfn(const Node& node, const QuantLayer& layer) {
   WeightQuantParams params;
   params.quant_bits = layer.config.arq.quant_bits;
-  for (size_t input : {kFfnWeight1, kFfnWeight2}) {
+  for (size_t input : {ffn::kWeight1, ffn::kWeight2}) {
     const Tensor& weight = ConstantInput(node, input, layer.name);
     const std::vector<float> values = TensorAsFloats(weight, fmt::format("layer '{}' input {}", layer.name, input));
     if (!layer.config.arq.channel_wise) {
@@ -87,8 +87,8 @@ WeightQuantParams CalibrateLayerWeights(const Node& node, const QuantLayer& laye
 }
 
 FfnQuantizedWeights QuantizeFfnWeights(const Node& ffn, const WeightQuantParams& params) {
-  const Tensor& w1 = ConstantInput(ffn, kFfnWeight1, ffn.name());
-  const Tensor& w2 = ConstantInput(ffn, kFfnWeight2, ffn.name());
+  const Tensor& w1 = ConstantInput(ffn, ffn::kWeight1, ffn.name());
+  const Tensor& w2 = ConstantInput(ffn, ffn::kWeight2, ffn.name());
   const ExpertGeometry g1 = GeometryOf(w1);
   const ExpertGeometry g2 = GeometryOf(w2);
   const auto channel_wise_count = static_cast<size_t>(g1.experts * g1.columns + g2.experts * g2.columns);

@@ -12,21 +12,12 @@
 
 #include "ge/graph.h"
 #include "ge/tensor.h"
+#include "graph/ops/ffn_inputs.h"
 #include "quant/layer_support.h"
 #include "quant/quant_types.h"
 
 namespace ge::quant {
 
-// FFN input positions (its schema's order) that the quantization reads or fills.
-enum FfnInput : size_t {
-  kFfnWeight1 = 1,
-  kFfnWeight2 = 2,
-  kFfnExpertTokens = 3,
-  kFfnAntiquantScale1 = 10,
-  kFfnAntiquantScale2 = 11,
-  kFfnAntiquantOffset1 = 12,
-  kFfnAntiquantOffset2 = 13,
-};
 
 // A float32 or float16 tensor's elements as float32; other dtypes throw kInternal naming `what`.
 std::vector<float> TensorAsFloats(const Tensor& tensor, const std::string& what);

@@ -3,6 +3,7 @@
 // graph.
 #include "ge/quantize.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -10,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "ge/error.h"
+#include "passes/impl_mode_ini.h"
 #include "quant/auto_fallback.h"
 #include "quant/calibration.h"
 #include "quant/deploy_rewrite.h"
@@ -69,6 +71,9 @@ std::string FinalConfig(QuantConfig config, const std::vector<QuantLayer>& layer
   return "# The config that replays this quantization (ge quantize --config).\n" + config.ToText();
 }
 
+// The layers the ladder left in float, for keep_dtype (all of them) and for
+// op_precision_mode (those whose op offers high_precision, so that the file
+// passes ge.exec.op_precision_mode's check).
 void FillLists(const std::vector<QuantLayer>& layers, const std::vector<FallbackStep>& steps, QuantizeResult& result) {
   std::set<std::string> fell_back;
   for (const FallbackStep& step : steps) {
@@ -76,9 +81,15 @@ void FillLists(const std::vector<QuantLayer>& layers, const std::vector<Fallback
   }
   if (fell_back.empty()) return;
   result.op_precision_ini = "# Layers the quantization fallback left in float: compute them precisely.\n[ByNodeName]\n";
-  for (const std::string& name : fell_back) {
-    result.op_precision_ini += name + "=high_precision\n";
-    result.keep_dtype += name + "\n";
+  const passes::OpImplModes& modes = passes::AllOpsImplModes();
+  for (const QuantLayer& layer : layers) {
+    if (fell_back.count(layer.name) == 0) continue;
+    result.keep_dtype += layer.name + "\n";
+    auto offered = modes.find(layer.op_type);
+    if (offered != modes.end() &&
+        std::find(offered->second.begin(), offered->second.end(), "high_precision") != offered->second.end()) {
+      result.op_precision_ini += layer.name + "=high_precision\n";
+    }
   }
 }
 

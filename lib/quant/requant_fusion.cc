@@ -1,10 +1,13 @@
 #include "quant/requant_fusion.h"
 
 #include <bit>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "passes/graph_rewrite.h"
+#include "quant/layer_weights.h"
 #include "quant/quant_graph_edit.h"
 #include "quant/quant_scale_bits.h"
 
@@ -45,6 +48,34 @@ bool PlainScales(const Tensor& deq_scale) {
   return true;
 }
 
+// A constant float scalar's value, or nullopt for anything else.
+std::optional<double> ScalarConstant(const Value* value) {
+  const Tensor* tensor = value != nullptr ? value->constant() : nullptr;
+  if (tensor == nullptr || tensor->num_elements() != 1) return std::nullopt;
+  if (tensor->dtype() != DataType::kFloat && tensor->dtype() != DataType::kFloat16) return std::nullopt;
+  return TensorAsFloats(*tensor, "ClipByValue bound").front();
+}
+
+// Whether the activation between the dequant and `quant` can be dropped, and
+// then whether it becomes relu_flag; nullopt when it must stay.
+std::optional<bool> AbsorbedActivation(const Node& activation, const AttrMap& quant) {
+  if (activation.op_type() == "Relu") return true;
+  const std::optional<double> lo = ScalarConstant(activation.input(1));
+  const std::optional<double> hi = ScalarConstant(activation.input(2));
+  if (!lo || !hi) return std::nullopt;
+  const double scale = quant.GetFloat("scale");
+  const double offset = quant.GetFloat("offset");
+  if (!(scale > 0)) return std::nullopt;
+  // The quant computes rint(x * scale + offset) in double and saturates, so
+  // these are the floats from which on every code is the int8 limit.
+  const double saturates_high = (std::numeric_limits<int8_t>::max() - offset) / scale;
+  const double saturates_low = (std::numeric_limits<int8_t>::min() - offset) / scale;
+  if (!(*hi >= saturates_high)) return std::nullopt;
+  if (*lo <= saturates_low) return false;
+  if (*lo == 0) return true;
+  return std::nullopt;
+}
+
 bool FuseAt(Graph& graph, Node* dequant) {
   const AttrMap& attrs = dequant->attrs();
   if (Tagged(*dequant, kSkipFusionAttr) || attrs.GetBool("relu_flag") || attrs.GetBool("sqrt_mode")) return false;
@@ -52,17 +83,26 @@ bool FuseAt(Graph& graph, Node* dequant) {
   const Tensor* deq_scale = deq_value != nullptr ? deq_value->constant() : nullptr;
   if (deq_scale == nullptr || deq_scale->dtype() != DataType::kUInt64 || !PlainScales(*deq_scale)) return false;
 
-  // The float tensor the quants read: the dequant's, or that of a Relu it feeds alone.
+  // The float tensor the quants read: the dequant's, or that of a Relu or ClipByValue it feeds alone.
   Value* value = dequant->output(0);
-  Node* relu = nullptr;
-  if (value->uses().size() == 1 && !passes::IsGraphOutput(graph, value) && value->uses()[0].node->op_type() == "Relu") {
-    relu = value->uses()[0].node;
-    value = relu->output(0);
+  Node* activation = nullptr;
+  if (value->uses().size() == 1 && !passes::IsGraphOutput(graph, value) && value->uses()[0].input_index == 0) {
+    Node* consumer = value->uses()[0].node;
+    if (consumer->op_type() == "Relu" || consumer->op_type() == "ClipByValue") {
+      activation = consumer;
+      value = activation->output(0);
+    }
   }
   const std::vector<Node*> quants = FusableQuants(graph, value);
   if (quants.empty()) return false;
 
   const AttrMap& quant_attrs = quants.front()->attrs();
+  bool relu_flag = false;
+  if (activation != nullptr) {
+    const std::optional<bool> absorbed = AbsorbedActivation(*activation, quant_attrs);
+    if (!absorbed) return false;
+    relu_flag = *absorbed;
+  }
   const double quant_scale = quant_attrs.GetFloat("scale");
   const auto offset = static_cast<int32_t>(quant_attrs.GetFloat("offset"));
   Tensor req_scale(DataType::kUInt64, deq_scale->shape());
@@ -75,7 +115,7 @@ bool FuseAt(Graph& graph, Node* dequant) {
   const std::string layer = layer_attr != nullptr ? std::get<std::string>(*layer_attr) : dequant->name();
   Value* req = graph.AddConstant(graph.UniqueName(layer + "_req_scale"), std::move(req_scale));
   Node* requant = graph.AddNode("AscendRequant", layer + "_requant", {dequant->input(0), req});
-  requant->attrs().Set("relu_flag", relu != nullptr);
+  requant->attrs().Set("relu_flag", relu_flag);
   requant->attrs().Set("channel_axis", attrs.GetInt("channel_axis"));
   requant->attrs().Set(kQuantLayerAttr, layer);
   requant->output(0)->set_dtype(DataType::kInt8);
@@ -85,7 +125,7 @@ bool FuseAt(Graph& graph, Node* dequant) {
     RedirectUses(graph, quant->output(0), requant->output(0), nullptr);
     graph.RemoveNode(quant);
   }
-  if (relu != nullptr) graph.RemoveNode(relu);
+  if (activation != nullptr) graph.RemoveNode(activation);
   graph.RemoveNode(dequant);
   return true;
 }

@@ -1,5 +1,7 @@
 #include "quant/weight_only_rewrite.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ge/error.h"
@@ -50,8 +52,12 @@ void RewriteMatMul(Graph& graph, Node& node, const QuantLayer& layer, const Weig
       AddLayerConstant(graph, layer, "_weight_int8", Tensor::FromVector(DataType::kInt8, weight.shape(), codes));
   Value* scale =
       AddLayerConstant(graph, layer, "_antiquant_scale", Tensor::FromVector(DataType::kFloat, param_shape, w.scale));
-  Value* offset =
-      AddLayerConstant(graph, layer, "_antiquant_offset", Tensor::FromVector(DataType::kFloat, param_shape, offsets));
+  // Symmetric weights have no offset: the optional input stays absent, so the
+  // model carries only the int8 weight and one scale per column.
+  const bool symmetric = std::all_of(offsets.begin(), offsets.end(), [](float o) { return o == 0.0f; });
+  Value* offset = symmetric ? nullptr
+                            : AddLayerConstant(graph, layer, "_antiquant_offset",
+                                               Tensor::FromVector(DataType::kFloat, param_shape, offsets));
   Node* matmul = ReplaceKeepingName(graph, &node, "WeightQuantBatchMatmulV2",
                                     {x, weight_int8, scale, offset, nullptr, nullptr, bias});
   matmul->attrs().Set("transpose_x", transpose_x);
@@ -62,15 +68,15 @@ void RewriteMatMul(Graph& graph, Node& node, const QuantLayer& layer, const Weig
 
 void RewriteFfn(Graph& graph, Node& node, const QuantLayer& layer, const WeightQuantParams& w) {
   FfnQuantizedWeights q = QuantizeFfnWeights(node, w);
-  node.SetInput(kFfnWeight1, AddLayerConstant(graph, layer, "_weight1_int8", std::move(q.weight1)));
-  node.SetInput(kFfnWeight2, AddLayerConstant(graph, layer, "_weight2_int8", std::move(q.weight2)));
-  node.SetInput(kFfnAntiquantScale1,
+  node.SetInput(ffn::kWeight1, AddLayerConstant(graph, layer, "_weight1_int8", std::move(q.weight1)));
+  node.SetInput(ffn::kWeight2, AddLayerConstant(graph, layer, "_weight2_int8", std::move(q.weight2)));
+  node.SetInput(ffn::kAntiquantScale1,
                 AddLayerConstant(graph, layer, "_antiquant_scale1", std::move(q.antiquant_scale1)));
-  node.SetInput(kFfnAntiquantScale2,
+  node.SetInput(ffn::kAntiquantScale2,
                 AddLayerConstant(graph, layer, "_antiquant_scale2", std::move(q.antiquant_scale2)));
-  node.SetInput(kFfnAntiquantOffset1,
+  node.SetInput(ffn::kAntiquantOffset1,
                 AddLayerConstant(graph, layer, "_antiquant_offset1", std::move(q.antiquant_offset1)));
-  node.SetInput(kFfnAntiquantOffset2,
+  node.SetInput(ffn::kAntiquantOffset2,
                 AddLayerConstant(graph, layer, "_antiquant_offset2", std::move(q.antiquant_offset2)));
   node.attrs().Set(kQuantLayerAttr, layer.name);
 }

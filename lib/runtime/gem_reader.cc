@@ -71,8 +71,10 @@ Shape ReadShape(const fb::Vector<int64_t>* dims, const std::string& what, bool a
 // Builds ge objects from the verified FlatBuffers tables.
 class GemLoader {
  public:
-  GemLoader(const gem::Model& model, const uint8_t* weights, size_t weights_size, const Options& overrides)
+  GemLoader(const gem::Model& model, std::shared_ptr<const void> backing, const uint8_t* weights, size_t weights_size,
+            const Options& overrides)
       : model_(model),
+        backing_(std::move(backing)),
         weights_(weights),
         weights_size_(weights_size),
         overrides_(overrides),
@@ -222,7 +224,8 @@ class GemLoader {
     }
   }
 
-  // A borrowed view of the weights; the model keeps the file's bytes alive.
+  // A view of the weights that keeps the file's bytes alive, so graphs cloned
+  // from the model's graph stay valid after the model is gone.
   Tensor ReadTensor(const gem::TensorData& data, const std::string& what) {
     DataType dtype = ReadDataType(data.dtype(), what);
     Shape shape = ReadShape(data.dims(), what);
@@ -231,7 +234,7 @@ class GemLoader {
         data.offset() % Tensor::kAlignment != 0) {
       Corrupted(fmt::format(" ({}: tensor bytes outside the weights)", what));
     }
-    return Tensor::Borrow(dtype, std::move(shape), const_cast<uint8_t*>(weights_ + data.offset()));
+    return Tensor::View(dtype, std::move(shape), weights_ + data.offset(), backing_);
   }
 
   void CheckGraphIo(const CompiledModel::Impl& impl, const gem::GraphDef& graph_def) {
@@ -275,6 +278,7 @@ class GemLoader {
   }
 
   const gem::Model& model_;
+  std::shared_ptr<const void> backing_;
   const uint8_t* weights_;
   size_t weights_size_;
   const Options& overrides_;
@@ -314,7 +318,8 @@ std::unique_ptr<CompiledModel::Impl> LoadVerified(std::shared_ptr<const void> by
     const auto* data = static_cast<const uint8_t*>(bytes.get());
     const gem::Model& model = CheckFile(data, size);
     const fb::Vector<uint8_t>* weights = model.weights();
-    auto impl = GemLoader(model, weights ? weights->data() : nullptr, weights ? weights->size() : 0, overrides).Load();
+    auto impl =
+        GemLoader(model, bytes, weights ? weights->data() : nullptr, weights ? weights->size() : 0, overrides).Load();
     impl->backing = std::move(bytes);
     return impl;
   } catch (const Error& error) {

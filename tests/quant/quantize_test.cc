@@ -189,6 +189,62 @@ override_layer_configs {
   CHECK(result.keep_dtype.empty());  // nothing had to go back to float
 }
 
+TEST_CASE("Quantize: INT16 activations run end to end and beat INT8's accuracy", "[quantize]") {
+  const auto dir = test::TempDir("quantize_int16");
+  const std::string config = WriteText(dir / "int16.txt", R"(
+common_config {
+  arq_quantize { channel_wise: true }
+  ifmr_quantize { dst_type: INT16 }
+}
+)");
+  std::unique_ptr<Graph> graph = SmallCnn();
+  QuantizeOptions options;
+  options.calibration_batches = Batches(1, 1);
+  QuantizeResult int8 = Quantize(*graph, options);
+  options.config_path = config;
+  QuantizeResult int16 = Quantize(*graph, options);
+  for (const char* name : {"conv1", "conv2", "fc"}) CHECK(LayerNamed(int16, name).decision == "INT16");
+  bool int16_conv = false;
+  for (const Node* node : int16.graph->nodes()) {
+    int16_conv |= node->op_type() == "Conv2D" && node->input(0)->dtype() == DataType::kInt16;
+  }
+  CHECK(int16_conv);
+  const std::vector<Tensor> unseen = Batches(1, 99).front();
+  const Tensor reference = RunGraph(*graph, unseen);
+  const double cosine16 = Cosine(RunGraph(*int16.graph, unseen), reference);
+  CHECK(cosine16 > 0.9999);
+  CHECK(1 - cosine16 < 1 - Cosine(RunGraph(*int8.graph, unseen), reference));
+}
+
+TEST_CASE("Quantize: layers the ladder leaves in float are listed for op_precision_mode and keep_dtype",
+          "[quantize]") {
+  // A gate no INT8 or INT16 layer can pass sends every quantized layer up
+  // to float; the lists name them and the final config skips them.
+  std::unique_ptr<Graph> graph = SmallCnn();
+  QuantizeOptions options;
+  options.calibration_batches = Batches(1, 1);
+  options.layer_cosine = 0.9999999;
+  options.target_output_cosine = 0.9999999;
+  QuantizeResult result = Quantize(*graph, options);
+  for (const char* name : {"conv1", "conv2", "fc"}) {
+    INFO(name);
+    CHECK_THAT(LayerNamed(result, name).decision, Catch::Contains("fallback"));
+    CHECK_THAT(result.keep_dtype, Catch::Contains(std::string(name) + "\n"));
+    CHECK_THAT(result.op_precision_ini, Catch::Contains(std::string(name) + "="));
+    CHECK_THAT(result.final_config, Catch::Contains("skip_layers: \"" + std::string(name) + "\""));
+  }
+  CHECK(CountOps(*result.graph, "AscendDequant") + CountOps(*result.graph, "AscendRequant") == 0);
+  CHECK(result.output_cosine >= 0.9999999);
+  // The lists replay through the compile options without complaint.
+  const auto dir = test::TempDir("quantize_lists");
+  const Options replay = {{"ge.exec.op_precision_mode", WriteText(dir / "op_precision.ini", result.op_precision_ini)},
+                          {"ge.keepDtype", WriteText(dir / "keep_dtype.cfg", result.keep_dtype)}};
+  CHECK(CompiledModel::Compile(graph->Clone(), replay) != nullptr);
+  // Every step is recorded, cheapest rung first.
+  REQUIRE(result.fallback.size() >= 3);
+  CHECK(result.fallback.front().to == "INT8 hfmg");
+}
+
 TEST_CASE("Quantize: bad configs and calibration inputs are errors that say what is wrong", "[quantize][errors]") {
   const auto dir = test::TempDir("quantize_errors");
   std::unique_ptr<Graph> graph = SmallCnn();

@@ -153,6 +153,22 @@ TEST_CASE("gem: a saved model loads and runs bit-identically", "[gem]") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("gem: a graph cloned from a loaded model outlives the model", "[gem]") {
+  // The weights are views of the mapped file; the clone must keep it mapped.
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-clone");
+  std::filesystem::path path = dir / "mlp.gem";
+  auto original = CompiledModel::Compile(ge::test::MlpModel().Build());
+  original->Save(path.string());
+  std::unique_ptr<ge::Graph> clone = CompiledModel::Load(path.string())->graph().Clone();  // the model is gone
+  std::filesystem::remove(path);
+  std::vector<Tensor> inputs = RandomInputs(*original, 3);
+  std::vector<Tensor> got = CompiledModel::Compile(std::move(clone))->Run(inputs);
+  std::vector<Tensor> expected = original->Run(inputs);
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) CHECK(ge::test::BitIdentical(got[i], expected[i]));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("gem: the loaded model keeps the plan and options it was saved with", "[gem]") {
   std::filesystem::path dir = ge::test::TempDir("runtime-gem-plan");
   std::filesystem::path path = dir / "mlp.gem";

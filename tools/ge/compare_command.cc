@@ -26,8 +26,7 @@ constexpr uint32_t kDefaultSeed = 42;
 constexpr double kDefaultThreshold = 0.99;
 
 // The graph of an .onnx file (imported) or of a .gem file (the optimized
-// graph it stores, whose constants live in the loaded model's memory, so the
-// model is kept).
+// graph the loaded model owns).
 struct LoadedGraph {
   std::shared_ptr<const CompiledModel> gem;
   std::unique_ptr<Graph> imported;

@@ -6,29 +6,14 @@
 // not supported.
 #include <fmt/format.h>
 
+#include "graph/ops/ffn_inputs.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
 
 namespace ge {
 namespace {
 
-// Input positions.
-enum FfnInput : size_t {
-  kX,
-  kWeight1,
-  kWeight2,
-  kExpertTokens,
-  kBias1,
-  kBias2,
-  kScale,
-  kOffset,
-  kDeqScale1,
-  kDeqScale2,
-  kAntiquantScale1,
-  kAntiquantScale2,
-  kAntiquantOffset1,
-  kAntiquantOffset2,
-};
+using namespace ffn;  // the input positions
 
 // A weight [E, rows, cols] or [rows, cols]; returns its expert count (1 for
 // 2-D) and checks rows against `rows` (the contracted dim).
@@ -61,7 +46,7 @@ void CheckColumnParam(InferContext& ctx, size_t input, const char* name, size_t 
 }
 
 void InferFfn(InferContext& ctx) {
-  static constexpr std::pair<FfnInput, const char*> kFullQuantization[] = {
+  static constexpr std::pair<ffn::Input, const char*> kFullQuantization[] = {
       {kScale, "scale"}, {kOffset, "offset"}, {kDeqScale1, "deq_scale1"}, {kDeqScale2, "deq_scale2"}};
   for (const auto& [input, name] : kFullQuantization) {
     if (ctx.has_input(input)) {

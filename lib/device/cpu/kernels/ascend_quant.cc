@@ -2,13 +2,18 @@
 // conventions, docs/op-set.md). The arithmetic runs in double on float32
 // parameters, so each output is the exactly computed value rounded once:
 // to the integer grid (half to even, then saturated) or to the float dtype.
-// The loops are written to vectorize (they sit around every int8 layer).
+// They sit around every int8 layer, so each inner loop is a contiguous stream
+// in a per-CPU clone (cpu_clones.h) that vectorizes 8 doubles wide on
+// AVX-512; lib/CMakeLists.txt compiles this file with -ffp-contract=off, as
+// an FMA would round x * s + offset once instead of twice.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
@@ -38,6 +43,14 @@ void CheckDtypeAttr(const Node& node, const char* attr, std::initializer_list<Da
                    DataTypeName(node.output(0)->dtype()), choices));
 }
 
+// std::min(hi, std::max(lo, v)), NaN giving lo, as selects of values:
+// std::min/max bind references, which OpenMP simd loops turn into arrays
+// that then do not vectorize.
+inline double Clamp(double v, double lo, double hi) {
+  const double at_least_lo = lo < v ? v : lo;
+  return at_least_lo < hi ? at_least_lo : hi;
+}
+
 // Round half to even, then clamp to [lo, hi] (integers; NaN gives lo).
 // Adding and subtracting 1.5 * 2^52 leaves the nearest integer in the
 // default rounding mode for |v| < 2^51, and larger values keep their side of
@@ -45,8 +58,7 @@ void CheckDtypeAttr(const Node& node, const char* attr, std::initializer_list<Da
 // this vectorizes.
 inline double SaturateRoundFast(double v, double lo, double hi) {
   constexpr double kRoundingShift = 0x1.8p52;
-  const double rounded = (v + kRoundingShift) - kRoundingShift;
-  return std::min(hi, std::max(lo, rounded));
+  return Clamp((v + kRoundingShift) - kRoundingShift, lo, hi);
 }
 
 inline double Round(double v) { return SaturateRoundFast(v, -0x1p51, 0x1p51); }
@@ -55,6 +67,36 @@ template <typename Q>
 constexpr double kLowest = std::numeric_limits<Q>::lowest();
 template <typename Q>
 constexpr double kHighest = std::numeric_limits<Q>::max();
+
+// v (|v| < 2^51) rounded half to even, as Q: adding 1.5 * 2^52 leaves the
+// integer in the low bits of the sum, which stays a double add and a bit
+// reinterpretation that vectorize, unlike conversion instructions narrowing
+// to int8. The integer must fit Q (clamp v to Q's range first: rounding is
+// monotone and keeps integers, so clamping before or after it agrees).
+template <typename Q>
+inline Q RoundToInteger(double v) {
+  constexpr double kRoundingShift = 0x1.8p52;
+  return static_cast<Q>(std::bit_cast<int64_t>(v + kRoundingShift));
+}
+
+// Calls span(begin, end) over [0, count) in chunks of kParallelGrain
+// elements, on the OpenMP threads when there is more than one chunk.
+template <typename Span>
+void ForEachChunk(int64_t count, Span&& span) {
+  const int64_t chunks = (count + kParallelGrain - 1) / kParallelGrain;
+#pragma omp parallel for if (chunks > 1)
+  for (int64_t c = 0; c < chunks; ++c) span(c * kParallelGrain, std::min(count, (c + 1) * kParallelGrain));
+}
+
+// Q's range [lo, hi] comes in as arguments: constant bounds let GCC turn the
+// clamp into branches that do not vectorize.
+template <typename X, typename Q>
+GE_CPU_CLONES void QuantizeSpan(const X* x, Q* y, int64_t count, double scale, double offset, double lo, double hi) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) {
+    y[i] = RoundToInteger<Q>(Clamp(static_cast<double>(Load(x[i])) * scale + offset, lo, hi));
+  }
+}
 
 // y = saturate(round_half_even(x * s + offset)).
 template <typename X, typename Q>
@@ -65,12 +107,9 @@ class AscendQuantKernel final : public Kernel {
   void Run(const KernelContext& ctx) const override {
     const X* x = ctx.inputs[0].as<const X>();
     Q* y = ctx.outputs[0].as<Q>();
-    const int64_t count = ctx.inputs[0].num_elements();
-#pragma omp parallel for simd if (count > kParallelGrain)
-    for (int64_t i = 0; i < count; ++i) {
-      y[i] = static_cast<Q>(
-          SaturateRoundFast(static_cast<double>(Load(x[i])) * scale_ + offset_, kLowest<Q>, kHighest<Q>));
-    }
+    ForEachChunk(ctx.inputs[0].num_elements(), [&](int64_t begin, int64_t end) {
+      QuantizeSpan(x + begin, y + begin, end - begin, scale_, offset_, kLowest<Q>, kHighest<Q>);
+    });
   }
 
  private:
@@ -112,13 +151,15 @@ PackedScale Unpack(uint64_t word, bool sqrt_mode) {
 
 // x * scale; with a shift N: clip_int16(floor(x / 2^N)) * scale * 2^N (the
 // int16 intermediate of the hardware's shifted path), computed as
-// clip(floor(x / 2^N)) * (scale * 2^N), exact in double.
+// clip(floor(x / 2^N)) * (scale * 2^N), exact in double. `shift` is N
+// capped at 31 (>> floors; larger shifts leave the sign); the clip is two
+// selects, which vectorize where a nested one becomes branches.
 template <bool kShifted>
 double ScaledValue(int32_t x, int shift, double multiplier) {
   if constexpr (!kShifted) return static_cast<double>(x) * multiplier;
-  const int32_t shifted = x >> std::min(shift, 31);  // >> floors; shifts past 31 leave the sign
-  return static_cast<double>(shifted < INT16_MIN ? INT16_MIN : (shifted > INT16_MAX ? INT16_MAX : shifted)) *
-         multiplier;
+  const int32_t shifted = x >> shift;
+  const int32_t at_least_min = shifted > INT16_MIN ? shifted : INT16_MIN;
+  return static_cast<double>(at_least_min < INT16_MAX ? at_least_min : INT16_MAX) * multiplier;
 }
 
 // x viewed as [outer, channels, inner] around channel_axis for a packed scale
@@ -143,6 +184,49 @@ AxisLayout ChannelLayout(const Node& node, const char* scale_name) {
   return AxisLayout{Product(all.first(axis)), count, Product(all.subspan(axis + 1))};
 }
 
+// Bounds of dequant / requant, passed at run time (see QuantizeSpan):
+// relu_floor is 0 with relu, else -inf; [lo, hi] is int8's range.
+struct ScaleBounds {
+  double relu_floor, lo, hi;
+};
+
+// Dequant (Y float) or requant (Y int8) of `count` elements sharing one packed scale.
+template <bool kShifted, typename Y>
+inline void ScaleRun(const int32_t* x, Y* y, int64_t count, const PackedScale& p, const ScaleBounds& bounds) {
+  const double multiplier = kShifted ? std::ldexp(p.scale, p.shift) : p.scale;
+  const double relu_floor = bounds.relu_floor, lo = bounds.lo, hi = bounds.hi;
+  const int shift = std::min(p.shift, 31);
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) {
+    const double scaled = ScaledValue<kShifted>(x[i], shift, multiplier);
+    const double v = relu_floor < scaled ? scaled : relu_floor;  // std::max(relu_floor, scaled)
+    if constexpr (std::is_same_v<Y, int8_t>) {
+      // Round first, then add the offset: ties go to the even integer of x * scale.
+      y[i] = RoundToInteger<int8_t>(Clamp(Round(v) + p.offset, lo, hi));
+    } else {
+      y[i] = Store<Y>(static_cast<float>(v));
+    }
+  }
+}
+
+// The flat elements [begin, end) of x viewed as rows of `inner` elements, row
+// r scaled by scales[r % channels] (channels 1: per tensor).
+template <typename Y>
+GE_CPU_CLONES void ScaleSpan(const int32_t* x, Y* y, int64_t begin, int64_t end, int64_t inner,
+                             const PackedScale* scales, int64_t channels, const ScaleBounds& bounds) {
+  for (int64_t i = begin; i < end;) {
+    const int64_t row = i / inner;
+    const int64_t stop = std::min(end, (row + 1) * inner);
+    const PackedScale& p = scales[row % channels];
+    if (p.shift == 0) {
+      ScaleRun<false>(x + i, y + i, stop - i, p, bounds);
+    } else {
+      ScaleRun<true>(x + i, y + i, stop - i, p, bounds);
+    }
+    i = stop;
+  }
+}
+
 // Dequant (Y float) or requant (Y int8) of int32 x with packed scales.
 template <typename Y>
 class PackedScaleKernel final : public Kernel {
@@ -152,40 +236,19 @@ class PackedScaleKernel final : public Kernel {
 
   void Run(const KernelContext& ctx) const override {
     const uint64_t* words = ctx.inputs[1].as<const uint64_t>();
-    std::vector<PackedScale> scales;
-    for (int64_t c = 0; c < ctx.inputs[1].num_elements(); ++c) scales.push_back(Unpack(words[c], sqrt_mode_));
+    std::vector<PackedScale> scales(ctx.inputs[1].num_elements());
+    for (size_t c = 0; c < scales.size(); ++c) scales[c] = Unpack(words[c], sqrt_mode_);
     const int32_t* x = ctx.inputs[0].as<const int32_t>();
     Y* y = ctx.outputs[0].as<Y>();
-    const int64_t rows = layout_.outer * layout_.channels, inner = layout_.inner;
-#pragma omp parallel for if (rows * inner > kParallelGrain)
-    for (int64_t row = 0; row < rows; ++row) {
-      const PackedScale& p = scales[scales.size() == 1 ? 0 : row % layout_.channels];
-      const int64_t begin = row * inner, end = begin + inner;
-      if (p.shift == 0) {
-        Convert<false>(x, y, begin, end, p);
-      } else {
-        Convert<true>(x, y, begin, end, p);
-      }
-    }
+    const int64_t inner = layout_.inner, channels = scales.size() == 1 ? 1 : layout_.channels;
+    const ScaleBounds bounds{relu_ ? 0.0 : -std::numeric_limits<double>::infinity(), kLowest<int8_t>,
+                             kHighest<int8_t>};
+    ForEachChunk(layout_.outer * layout_.channels * inner, [&](int64_t begin, int64_t end) {
+      ScaleSpan(x, y, begin, end, inner, scales.data(), channels, bounds);
+    });
   }
 
  private:
-  template <bool kShifted>
-  void Convert(const int32_t* x, Y* y, int64_t begin, int64_t end, const PackedScale& p) const {
-    const double multiplier = kShifted ? std::ldexp(p.scale, p.shift) : p.scale;
-    const double lowest = relu_ ? 0.0 : -std::numeric_limits<double>::infinity();
-#pragma omp simd
-    for (int64_t i = begin; i < end; ++i) {
-      const double v = std::max(lowest, ScaledValue<kShifted>(x[i], p.shift, multiplier));
-      if constexpr (std::is_same_v<Y, int8_t>) {
-        // Round first, then add the offset: ties go to the even integer of x * scale.
-        y[i] = static_cast<int8_t>(std::min(kHighest<int8_t>, std::max(kLowest<int8_t>, Round(v) + p.offset)));
-      } else {
-        y[i] = Store<Y>(static_cast<float>(v));
-      }
-    }
-  }
-
   AxisLayout layout_;
   bool sqrt_mode_, relu_;
 };
@@ -211,6 +274,12 @@ std::unique_ptr<Kernel> MakeAscendRequant(const Node& node) {
                                                      node.attrs().GetBool("relu_flag"));
 }
 
+template <typename Q, typename Y>
+GE_CPU_CLONES void AntiQuantizeSpan(const Q* x, Y* y, int64_t count, double scale, double offset) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) y[i] = Store<Y>(static_cast<float>((static_cast<double>(x[i]) + offset) * scale));
+}
+
 // y = (x + offset) * s.
 template <typename Q, typename Y>
 class AscendAntiQuantKernel final : public Kernel {
@@ -220,11 +289,9 @@ class AscendAntiQuantKernel final : public Kernel {
   void Run(const KernelContext& ctx) const override {
     const Q* x = ctx.inputs[0].as<const Q>();
     Y* y = ctx.outputs[0].as<Y>();
-    const int64_t count = ctx.inputs[0].num_elements();
-#pragma omp parallel for simd if (count > kParallelGrain)
-    for (int64_t i = 0; i < count; ++i) {
-      y[i] = Store<Y>(static_cast<float>((static_cast<double>(x[i]) + offset_) * scale_));
-    }
+    ForEachChunk(ctx.inputs[0].num_elements(), [&](int64_t begin, int64_t end) {
+      AntiQuantizeSpan(x + begin, y + begin, end - begin, scale_, offset_);
+    });
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "graph/ops/ffn_inputs.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "device/cpu/kernels/weight_tiled_matmul.h"
@@ -16,22 +17,7 @@ namespace ge::device::cpu {
 
 namespace {
 
-enum Input : size_t {
-  kX,
-  kWeight1,
-  kWeight2,
-  kExpertTokens,
-  kBias1,
-  kBias2,
-  kScale,
-  kOffset,
-  kDeqScale1,
-  kDeqScale2,
-  kAntiquantScale1,
-  kAntiquantScale2,
-  kAntiquantOffset1,
-  kAntiquantOffset2,
-};
+using namespace ffn;  // the input positions
 
 // One of the two layers: which inputs it reads and its per-expert sizes.
 struct Layer {

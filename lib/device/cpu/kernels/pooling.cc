@@ -2,6 +2,8 @@
 // dilations (max), ceil_mode, global pooling and exclusive/inclusive
 // averaging, MaxPoolWithArgmax; and MaxUnpool. A 2-D window is run as a 3-D
 // one of depth 1. AvgPoolV2 also averages int8 (with a zero point, offset_x).
+// Max pooling of 2-D planes with the common windows (width 2 or 3, stride 1
+// or 2 along W, no dilation) runs row by row in per-CPU clones.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -9,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
@@ -94,6 +97,94 @@ void ForEachWindow(const PoolGeometry& g, Visit&& visit) {
   }
 }
 
+// The maximum of the window at `corner` (its first cell, negative inside the
+// padding) in one plane, T{} for a window of padding only. The window is
+// clamped to the input once per axis, then scanned without per-element bounds
+// checks; the first real element seeds the maximum, and each later one
+// replaces it when greater (std::max's order, so a leading NaN stays and
+// later ones are skipped).
+template <typename T>
+T WindowMax(const PoolGeometry& g, const T* plane, const Dims3& c) {
+  Dims3 first, last;
+  for (size_t a = 0; a < 3; ++a) {
+    first[a] = c[a] < 0 ? (-c[a] + g.dilation[a] - 1) / g.dilation[a] : 0;
+    last[a] = c[a] >= g.in[a] ? 0 : std::min(g.kernel[a], (g.in[a] - 1 - c[a]) / g.dilation[a] + 1);
+    if (first[a] >= last[a]) return T{};  // as the checked loop of MaxPoolKernel gives
+  }
+  Compute<T> best = Load(plane[((c[0] + first[0] * g.dilation[0]) * g.in[1] + c[1] + first[1] * g.dilation[1]) *
+                                   g.in[2] +
+                               c[2] + first[2] * g.dilation[2]]);
+  for (int64_t i = first[0]; i < last[0]; ++i) {
+    const int64_t d = c[0] + i * g.dilation[0];
+    for (int64_t j = first[1]; j < last[1]; ++j) {
+      const T* row = plane + (d * g.in[1] + c[1] + j * g.dilation[1]) * g.in[2] + c[2];
+      for (int64_t k = first[2]; k < last[2]; ++k) best = std::max(best, Load(row[k * g.dilation[2]]));
+    }
+  }
+  return Store<T>(best);
+}
+
+// y[ow] = the maximum of y[ow] (with kSeed: of the window's first cell) and
+// the cells of the window row[ow * kStride - pad_left + k], k < kWidth, in that
+// order, for ow in [begin, end), whose windows lie inside the row.
+template <typename T, int kWidth, int kStride, bool kSeed>
+inline void MaxOverRow(const T* row, int64_t pad_left, T* y, int64_t begin, int64_t end) {
+#pragma omp simd
+  for (int64_t ow = begin; ow < end; ++ow) {
+    const T* window = row + (ow * kStride - pad_left);
+    T best = kSeed ? window[0] : y[ow];
+    for (int k = 0; k < kWidth; ++k) best = best < window[k] ? window[k] : best;  // std::max(best, window[k])
+    y[ow] = best;
+  }
+}
+
+// One 2-D plane (g.in[0] == 1, no dilation) for windows kWidth wide at
+// stride kStride along W. Each output row takes the running maximum over its
+// window's real rows, visiting the cells in WindowMax's order (so NaNs and
+// signed zeros come out the same), vectorized over the output columns whose
+// window lies inside the input row; columns whose window reaches into the
+// padding, and rows of padding only, go through WindowMax.
+template <typename T, int kWidth, int kStride>
+GE_CPU_CLONES void MaxPoolPlane2D(const PoolGeometry& g, const T* in, T* out) {
+  const int64_t in_h = g.in[1], in_w = g.in[2], out_h = g.out[1], out_w = g.out[2];
+  const int64_t pad_left = g.pad_begin[2];
+  // Columns [inner_begin, inner_end) have their whole window inside the row.
+  const int64_t inner_begin = std::min(out_w, (pad_left + kStride - 1) / kStride);
+  const int64_t reach = in_w + pad_left - kWidth;  // the last window start (padded coordinates) that fits
+  const int64_t inner_end = std::max(inner_begin, reach < 0 ? 0 : std::min(out_w, reach / kStride + 1));
+  for (int64_t oh = 0; oh < out_h; ++oh) {
+    const int64_t top = oh * g.stride[1] - g.pad_begin[1];
+    const int64_t row_begin = std::max<int64_t>(top, 0), row_end = std::min(top + g.kernel[1], in_h);
+    T* y = out + oh * out_w;
+    const auto edge = [&](int64_t ow) { y[ow] = WindowMax(g, in, Dims3{0, top, ow * kStride - pad_left}); };
+    if (row_begin >= row_end) {
+      for (int64_t ow = 0; ow < out_w; ++ow) edge(ow);
+      continue;
+    }
+    for (int64_t ow = 0; ow < inner_begin; ++ow) edge(ow);
+    MaxOverRow<T, kWidth, kStride, /*kSeed=*/true>(in + row_begin * in_w, pad_left, y, inner_begin, inner_end);
+    for (int64_t h = row_begin + 1; h < row_end; ++h) {
+      MaxOverRow<T, kWidth, kStride, /*kSeed=*/false>(in + h * in_w, pad_left, y, inner_begin, inner_end);
+    }
+    for (int64_t ow = inner_end; ow < out_w; ++ow) edge(ow);
+  }
+}
+
+// MaxPoolPlane2D for g's window, or null where it does not apply (3-D or
+// dilated windows, other widths and strides, float16/bfloat16 elements,
+// which compare in float).
+template <typename T>
+auto MaxPoolPlane2DFor(const PoolGeometry& g) -> void (*)(const PoolGeometry&, const T*, T*) {
+  if constexpr (std::is_same_v<Compute<T>, T>) {
+    if (g.in[0] != 1 || g.kernel[0] != 1 || g.out[0] != 1 || g.dilation[1] != 1 || g.dilation[2] != 1) return nullptr;
+    if (g.kernel[2] == 2 && g.stride[2] == 1) return MaxPoolPlane2D<T, 2, 1>;
+    if (g.kernel[2] == 2 && g.stride[2] == 2) return MaxPoolPlane2D<T, 2, 2>;
+    if (g.kernel[2] == 3 && g.stride[2] == 1) return MaxPoolPlane2D<T, 3, 1>;
+    if (g.kernel[2] == 3 && g.stride[2] == 2) return MaxPoolPlane2D<T, 3, 2>;
+  }
+  return nullptr;
+}
+
 // Padding never wins: only real input elements take part. The optional
 // argmax output is the flat index of the maximum in x (first one on ties):
 // row-major, or with storage_order 1 column-major within each plane (ONNX's
@@ -101,39 +192,21 @@ void ForEachWindow(const PoolGeometry& g, Visit&& visit) {
 template <typename T>
 class MaxPoolKernel final : public Kernel {
  public:
-  MaxPoolKernel(PoolGeometry g, bool column_major) : g_(g), column_major_(column_major) {}
+  MaxPoolKernel(PoolGeometry g, bool column_major)
+      : g_(g), column_major_(column_major), plane_2d_(MaxPoolPlane2DFor<T>(g)) {}
   void Run(const KernelContext& ctx) const override {
     const PoolGeometry& g = g_;
     const T* x = ctx.inputs[0].as<const T>();
     T* y = ctx.outputs[0].as<T>();
     int64_t* argmax = ctx.outputs.size() > 1 ? ctx.outputs[1].as<int64_t>() : nullptr;
     const bool column_major = column_major_;
+    if (argmax == nullptr && plane_2d_ != nullptr) {
+#pragma omp parallel for if (g.planes * g.out_plane() > kParallelGrain / 16)
+      for (int64_t p = 0; p < g.planes; ++p) plane_2d_(g, x + p * g.in_plane(), y + p * g.out_plane());
+      return;
+    }
     if (argmax == nullptr) {
-      // Without indices to report, clamp the window to the input once per axis
-      // and scan it without per-element bounds checks.
-      ForEachWindow(g, [&](int64_t p, int64_t out, const Dims3& c) {
-        const T* plane = x + p * g.in_plane();
-        Dims3 first, last;
-        for (size_t a = 0; a < 3; ++a) {
-          first[a] = c[a] < 0 ? (-c[a] + g.dilation[a] - 1) / g.dilation[a] : 0;
-          last[a] = c[a] >= g.in[a] ? 0 : std::min(g.kernel[a], (g.in[a] - 1 - c[a]) / g.dilation[a] + 1);
-          if (first[a] >= last[a]) {  // a window of padding only (as the checked loop below gives)
-            y[out] = T{};
-            return;
-          }
-        }
-        Compute<T> best = Load(plane[((c[0] + first[0] * g.dilation[0]) * g.in[1] + c[1] + first[1] * g.dilation[1]) *
-                                         g.in[2] +
-                                     c[2] + first[2] * g.dilation[2]]);
-        for (int64_t i = first[0]; i < last[0]; ++i) {
-          const int64_t d = c[0] + i * g.dilation[0];
-          for (int64_t j = first[1]; j < last[1]; ++j) {
-            const T* row = plane + (d * g.in[1] + c[1] + j * g.dilation[1]) * g.in[2] + c[2];
-            for (int64_t k = first[2]; k < last[2]; ++k) best = std::max(best, Load(row[k * g.dilation[2]]));
-          }
-        }
-        y[out] = Store<T>(best);
-      });
+      ForEachWindow(g, [&](int64_t p, int64_t out, const Dims3& c) { y[out] = WindowMax(g, x + p * g.in_plane(), c); });
       return;
     }
     ForEachWindow(g, [&](int64_t p, int64_t out, const Dims3& c) {
@@ -171,6 +244,7 @@ class MaxPoolKernel final : public Kernel {
  private:
   PoolGeometry g_;
   bool column_major_;
+  void (*plane_2d_)(const PoolGeometry&, const T*, T*);  // the fast path, or null
 };
 
 // exclusive: divide by the number of real input elements in the window.

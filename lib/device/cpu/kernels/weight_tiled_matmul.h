@@ -1,9 +1,13 @@
 // Products with a weight matrix that is never materialised in float as a
-// whole: WeightQuantBatchMatmulV2 and FFN. The weight (float32, float16, or
-// int8 dequantized per output column as (w + offset) * scale) is expanded to
-// float32 one tile of kWeightTileColumns columns at a time, in a per-thread
-// workspace, and multiplied there by oneDNN's sgemm; bias and activation are
-// applied to each finished output tile.
+// whole: WeightQuantBatchMatmulV2 and FFN. The weight is float32, float16, or
+// int8 dequantized per output column as (w + offset) * scale.
+// - Up to 16 rows (a decoder's tokens) the product is bound by reading W: W is
+//   read once in its stored type, each row accumulates the raw codes, and the
+//   column's offset and scale are applied to the finished sums.
+// - More rows are compute bound: W is expanded to float32 one tile of
+//   kWeightTileColumns columns at a time, in a per-thread workspace, and
+//   multiplied there by oneDNN's sgemm.
+// Bias and activation are applied to each finished output tile.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +19,7 @@
 
 namespace ge::device::cpu {
 
-inline constexpr int64_t kWeightTileColumns = 64;
+inline constexpr int64_t kWeightTileColumns = 256;
 
 // W [K, N] as stored: [K, N], or [N, K] when transposed.
 struct TiledWeight {
