@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -140,7 +141,7 @@ inline void MaxOverRow(const T* row, int64_t pad_left, T* y, int64_t begin, int6
 
 // One 2-D plane (g.in[0] == 1, no dilation) for windows kWidth wide at
 // stride kStride along W. Each output row takes the running maximum over its
-// window's real rows, visiting the cells in WindowMax's order (so NaNs and
+// window's real rows, visiting floats in WindowMax's order (so NaNs and
 // signed zeros come out the same), vectorized over the output columns whose
 // window lies inside the input row; columns whose window reaches into the
 // padding, and rows of padding only, go through WindowMax.
@@ -152,6 +153,7 @@ GE_CPU_CLONES void MaxPoolPlane2D(const PoolGeometry& g, const T* in, T* out) {
   const int64_t inner_begin = std::min(out_w, (pad_left + kStride - 1) / kStride);
   const int64_t reach = in_w + pad_left - kWidth;  // the last window start (padded coordinates) that fits
   const int64_t inner_end = std::max(inner_begin, reach < 0 ? 0 : std::min(out_w, reach / kStride + 1));
+  std::vector<T> columns(std::is_integral_v<T> ? in_w : 0);
   for (int64_t oh = 0; oh < out_h; ++oh) {
     const int64_t top = oh * g.stride[1] - g.pad_begin[1];
     const int64_t row_begin = std::max<int64_t>(top, 0), row_end = std::min(top + g.kernel[1], in_h);
@@ -162,9 +164,21 @@ GE_CPU_CLONES void MaxPoolPlane2D(const PoolGeometry& g, const T* in, T* out) {
       continue;
     }
     for (int64_t ow = 0; ow < inner_begin; ++ow) edge(ow);
-    MaxOverRow<T, kWidth, kStride, /*kSeed=*/true>(in + row_begin * in_w, pad_left, y, inner_begin, inner_end);
-    for (int64_t h = row_begin + 1; h < row_end; ++h) {
-      MaxOverRow<T, kWidth, kStride, /*kSeed=*/false>(in + h * in_w, pad_left, y, inner_begin, inner_end);
+    if constexpr (std::is_integral_v<T>) {
+      // Integer maxima do not depend on the order: take the column maxima over
+      // the window's rows (contiguous), then one strided pass over them.
+      std::copy(in + row_begin * in_w, in + (row_begin + 1) * in_w, columns.begin());
+      for (int64_t h = row_begin + 1; h < row_end; ++h) {
+        const T* row = in + h * in_w;
+#pragma omp simd
+        for (int64_t w = 0; w < in_w; ++w) columns[w] = columns[w] < row[w] ? row[w] : columns[w];
+      }
+      MaxOverRow<T, kWidth, kStride, /*kSeed=*/true>(columns.data(), pad_left, y, inner_begin, inner_end);
+    } else {
+      MaxOverRow<T, kWidth, kStride, /*kSeed=*/true>(in + row_begin * in_w, pad_left, y, inner_begin, inner_end);
+      for (int64_t h = row_begin + 1; h < row_end; ++h) {
+        MaxOverRow<T, kWidth, kStride, /*kSeed=*/false>(in + h * in_w, pad_left, y, inner_begin, inner_end);
+      }
     }
     for (int64_t ow = inner_end; ow < out_w; ++ow) edge(ow);
   }
