@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "device/device.h"
+#include "runtime/device_selection.h"
 #include "ge/error.h"
 #include "graph/verifier.h"
 #include "passes/impl_mode_selection.h"
@@ -105,8 +106,11 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
     throw Error(ErrorCode::kInvalidArgument, fmt::format("graph '{}' has no outputs", graph->name()));
   }
 
-  device::Device& device = device::CpuDevice();
-  KernelConstantEvaluator evaluator(device);
+  impl->device = SelectDevice(impl->settings);
+  impl->device_name = impl->device->name();
+  device::Device& device = *impl->device;
+  // Constant folding runs on the host whatever the target device.
+  KernelConstantEvaluator evaluator(device::CpuDevice());
   const RuntimeOptions& settings = impl->settings;
   const passes::PrecisionPolicy precision = LoadPrecisionPolicy(settings);
   const passes::ImplModeSelection impl_modes = passes::MakeImplModeSelection(
@@ -132,6 +136,12 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   std::vector<Node*> order = impl->graph->TopologicalOrder();
   std::vector<const Node*> nodes(order.begin(), order.end());
   if (!is_static) {
+    if (!device.host_memory()) {
+      throw Error(ErrorCode::kUnsupported,
+                  fmt::format("graph '{}': shapes known only at run time and control flow run on the CPU device "
+                              "only, not on {} (ge.exec.device)",
+                              impl->graph->name(), device.name()));
+    }
     MakeDynamic(*impl, device, std::move(nodes));
     return impl;
   }
@@ -144,6 +154,7 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   }
   PlanStorage(*impl);
   impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes, impl->settings.max_arenas);
+  if (!device.host_memory()) impl->device_constants = std::make_unique<DeviceConstants>(device, impl->constants);
   return impl;
 }
 

@@ -10,7 +10,9 @@
 
 #include "device/kernel.h"
 #include "ge/compiled_model.h"
+#include "device/device.h"
 #include "runtime/arena_pool.h"
+#include "runtime/device_constants.h"
 #include "runtime/options.h"
 
 namespace ge::runtime {
@@ -57,6 +59,9 @@ struct Step {
 namespace ge {
 
 struct CompiledModel::Impl {
+  // The device the kernels, constants and arenas belong to; declared first so
+  // that it is destroyed last (an NPU device finalizes ACL).
+  std::shared_ptr<device::Device> device;
   std::unique_ptr<Graph> graph;  // the optimized graph
   Options options;               // as given (stored in .gem files)
   runtime::RuntimeOptions settings;
@@ -83,6 +88,8 @@ struct CompiledModel::Impl {
   std::shared_ptr<const void> backing;
   // Built last, once memory.arena_bytes is known.
   std::unique_ptr<runtime::ArenaPool> arenas;
+  // The constants in device memory, for a device that does not share the host's.
+  std::unique_ptr<runtime::DeviceConstants> device_constants;
 
   // Set instead of a plan (no steps, storage or arenas; memory.dynamic) when
   // some shape is only known at run time: runs infer and run node by node.

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "runtime/device_run.h"
 #include "runtime/dynamic_executor.h"
 #include "runtime/execution_plan.h"
 #include "runtime/intra_op_threads.h"
@@ -246,6 +247,14 @@ std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs, RunPro
     return outputs;
   }
 
+  if (!impl.device->host_memory()) {
+    if (profile != nullptr) {
+      throw Error(ErrorCode::kUnsupported,
+                  fmt::format("model '{}': profiled runs are not supported on {}", impl.graph->name(),
+                              impl.device->name()));
+    }
+    return runtime::RunOnDevice(impl, inputs);
+  }
   runtime::ArenaPool::Lease arena = impl.arenas->Acquire();
   std::vector<Tensor> outputs;
   outputs.reserve(impl.outputs.size());

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "device/device.h"
+#include "runtime/device_selection.h"
 #include "gem_generated.h"
 #include "ge/error.h"
 #include "graph/verifier.h"
@@ -99,7 +100,8 @@ class GemLoader {
     // elsewhere gets the same checks as a graph handed to the compiler.
     VerifyGraph(*impl->graph);
 
-    device::Device& device = device::CpuDevice();
+    impl->device = SelectDevice(impl->settings);
+    device::Device& device = *impl->device;
     std::string target = model_.header()->target_device() ? model_.header()->target_device()->str() : "";
     if (target != device.name()) {
       throw Error(ErrorCode::kUnsupported,
@@ -123,6 +125,7 @@ class GemLoader {
     CheckStreams(*impl);
     GrowWorkspaces(*impl);
     impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes, impl->settings.max_arenas);
+    if (!device.host_memory()) impl->device_constants = std::make_unique<DeviceConstants>(device, impl->constants);
     return impl;
   }
 

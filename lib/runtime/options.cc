@@ -170,6 +170,8 @@ const std::map<std::string, OptionParser>& Parsers() {
          if (out.optypelist_for_implmode.empty()) Invalid(key, value, "comma-separated op types, e.g. SoftmaxV2,Gelu");
        }},
       {"ge.exec.op_precision_mode", ParsePath(&RuntimeOptions::op_precision_mode)},
+      {"ge.exec.device", ParseMode({"cpu", "ascend"}, &RuntimeOptions::device)},
+      {"ge.exec.deviceId", ParseCount(0, "a non-negative device id", &RuntimeOptions::device_id)},
   };
   return parsers;
 }

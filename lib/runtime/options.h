@@ -46,6 +46,10 @@ struct RuntimeOptions {
   // for most models (docs/runtime.md measures both).
   bool single_stream = true;                              // ge.enableSingleStream
   int max_streams = 4;                                    // ge.streamMaxParallelNum
+  // Where the model runs (docs/ascend.md): "cpu", or "ascend" (an NPU through
+  // ACL; only in builds with GE_WITH_ACL).
+  std::string device = "cpu";                             // ge.exec.device
+  size_t device_id = 0;                                   // ge.exec.deviceId
 };
 
 // Throws ge::Error as described above.

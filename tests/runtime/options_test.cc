@@ -97,3 +97,26 @@ TEST_CASE("options: ge.dumpGraphDir writes the graph after every pass", "[option
   CHECK(dumps > 0);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("options: ge.exec.device names the device, and a build without the Ascend backend says so",
+          "[options]") {
+  CHECK(ParseOptions({}).device == "cpu");
+  ge::runtime::RuntimeOptions ascend = ParseOptions({{"ge.exec.device", "ascend"}, {"ge.exec.deviceId", "1"}});
+  CHECK(ascend.device == "ascend");
+  CHECK(ascend.device_id == 1);
+
+  auto [code, message] = ParseError({{"ge.exec.device", "gpu"}});
+  CHECK(code == ErrorCode::kInvalidArgument);
+  CHECK_THAT(message, Catch::Contains("ge.exec.device") && Catch::Contains("cpu, ascend"));
+  std::tie(code, message) = ParseError({{"ge.exec.deviceId", "-1"}});
+  CHECK(code == ErrorCode::kInvalidArgument);
+
+  auto compiled = ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.exec.device", "cpu"}});
+  CHECK(compiled->device_name() == "cpu");
+#ifndef GE_WITH_ACL
+  std::tie(code, message) = ge::test::ErrorOf(
+      [] { ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.exec.device", "ascend"}}); });
+  CHECK(code == ErrorCode::kUnsupported);
+  CHECK_THAT(message, Catch::Contains("GE_WITH_ACL") && Catch::Contains("valid here: cpu"));
+#endif
+}
