@@ -101,11 +101,13 @@ auto Stage(const char* stage, Step&& step) -> decltype(step()) {
 
 }  // namespace
 
-std::optional<std::string> RunCase(const fs::path& case_dir, const Tolerance& tolerance) {
+std::optional<std::string> RunCase(const fs::path& case_dir, const Tolerance& tolerance, const Options& options) {
   auto graph = Stage("import", [&] { return ImportOnnxFile((case_dir / "model.onnx").string()); });
   // One intra-op thread: the runner already runs cases in parallel processes.
   auto model = Stage("compile", [&] {
-    return CompiledModel::Compile(std::move(graph), {{"ge.exec.intraOpThreads", "1"}});
+    Options compile_options = options;
+    compile_options.emplace("ge.exec.intraOpThreads", "1");  // kept when the caller set it
+    return CompiledModel::Compile(std::move(graph), compile_options);
   });
   for (const fs::path& data_set : DataSets(case_dir)) {
     const std::string set_name = data_set.filename().string();

@@ -37,7 +37,8 @@ constexpr const char* kUsage =
     "                      pytorch-operator) or a path\n"
     "  --data-root PATH    where the named folders are (default " GE_CONFORMANCE_DATA_ROOT ")\n"
     "  --expected FILE     the expected-failures list (default tests/conformance/expected_failures.txt)\n"
-    "  --filter SUBSTR     run only the cases whose <dir>/<case> contains SUBSTR\n"
+    "  --filter SUBSTR     run only the cases whose <dir>/<case> contains SUBSTR (repeatable: any of them)\n"
+    "  --option KEY=VALUE  a ge.* compile option for every case (repeatable), e.g. ge.exec.device=ascend\n"
     "  --jobs N            cases run at once, each in its own process (default 2)\n"
     "  --timeout SECONDS   per-case limit (default 120)\n"
     "  --json              one JSON object on stdout instead of the text report\n"
@@ -47,7 +48,8 @@ constexpr const char* kUsage =
 struct Args {
   fs::path data_root = GE_CONFORMANCE_DATA_ROOT;
   fs::path expected = GE_CONFORMANCE_EXPECTED_FILE;
-  std::string filter;
+  std::vector<std::string> filters;  // empty: every case
+  ge::Options options;
   int jobs = 2;
   double timeout = 120;
   bool json = false;
@@ -104,7 +106,12 @@ std::optional<Args> ParseArgs(int argc, char** argv) {
     } else if (arg == "--expected") {
       args.expected = value();
     } else if (arg == "--filter") {
-      args.filter = value();
+      args.filters.push_back(value());
+    } else if (arg == "--option") {
+      const std::string option = value();
+      const size_t equals = option.find('=');
+      if (equals == std::string::npos) throw std::invalid_argument("--option needs KEY=VALUE, got " + option);
+      args.options[option.substr(0, equals)] = option.substr(equals + 1);
     } else if (arg == "--jobs") {
       args.jobs = std::stoi(value());
     } else if (arg == "--timeout") {
@@ -161,7 +168,10 @@ DirResult RunDir(const Args& args, const fs::path& dir_path, const ExpectedFailu
     CaseResult result;
     result.key = dir.name + "/" + case_dir.filename().string();
     result.path = case_dir;
-    if (result.key.find(args.filter) == std::string::npos) continue;
+    const bool wanted = args.filters.empty() || std::any_of(args.filters.begin(), args.filters.end(), [&](const auto& f) {
+      return result.key.find(f) != std::string::npos;
+    });
+    if (!wanted) continue;
     if (auto reason = Exclusion(case_dir)) {
       result.outcome = Outcome::kExcluded;
       result.message = *reason;
@@ -173,7 +183,7 @@ DirResult RunDir(const Args& args, const fs::path& dir_path, const ExpectedFailu
 
   const Tolerance tolerance;
   RunIsolated(
-      to_run.size(), [&](size_t i) { return RunCase(dir.cases[to_run[i]].path, tolerance); }, args.jobs, args.timeout,
+      to_run.size(), [&](size_t i) { return RunCase(dir.cases[to_run[i]].path, tolerance, args.options); }, args.jobs, args.timeout,
       [&](size_t i, const JobResult& job) {
         CaseResult& result = dir.cases[to_run[i]];
         const bool listed = expected.count(result.key) > 0;

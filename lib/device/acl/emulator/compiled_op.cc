@@ -1,0 +1,89 @@
+#include "device/acl/emulator/compiled_op.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "device/acl/emulator/emulator_state.h"
+#include "device/device.h"
+#include "graph/op_schema.h"
+
+namespace ge::acl_emulator {
+
+std::shared_ptr<const CompiledOp> CompiledOp::Compile(const std::string& op_type,
+                                                      const std::vector<TensorSpec>& inputs, size_t num_outputs,
+                                                      const AttrMap& attrs) {
+  const OpSchema* schema = OpRegistry::Global().Find(op_type);
+  if (schema == nullptr) {
+    throw Error(ErrorCode::kNotFound, fmt::format("op type '{}' is not found: ge has no schema for it (see "
+                                                  "docs/op-set.md for the op set)",
+                                                  op_type));
+  }
+  std::shared_ptr<CompiledOp> op(new CompiledOp);
+  op->graph_ = std::make_unique<Graph>(op_type);
+  std::vector<Value*> values;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    values.push_back(inputs[i].present ? op->graph_->AddInput(fmt::format("x{}", i), inputs[i].dtype, inputs[i].shape)
+                                       : nullptr);
+  }
+  Node* node = op->graph_->AddNode(op_type, op_type, values, num_outputs);
+  for (const auto& [name, value] : attrs.entries()) node->attrs().Set(name, value);
+  schema->NormalizeAttrs(*node);
+  schema->CheckArity(*node);
+  InferContext context(*node);
+  schema->infer()(context);
+  schema->CheckDtypes(*node);
+  for (const Value* output : node->outputs()) {
+    if (!output->shape().IsStatic()) {
+      throw Error(ErrorCode::kUnsupported, fmt::format("{}: output '{}' has the data-dependent shape {}; the emulator "
+                                                       "runs statically shaped ops only",
+                                                       node->Describe(), output->name(), output->shape().ToString()));
+    }
+    op->outputs_.push_back(TensorSpec{true, output->dtype(), output->shape()});
+  }
+
+  const DataType selection_dtype = node->input(0) != nullptr ? node->input(0)->dtype()
+                                   : num_outputs > 0         ? node->output(0)->dtype()
+                                                             : DataType::kUndefined;
+  const device::KernelRegistry& kernels = device::CpuDevice().kernels();
+  const device::KernelDef* def = kernels.Find(op_type, selection_dtype);
+  if (def == nullptr) {
+    const ErrorCode code = kernels.Supports(op_type) ? ErrorCode::kUnsupported : ErrorCode::kNotFound;
+    throw Error(code, fmt::format("op type '{}' is not found for dtype {}: ge's CPU device has {} kernel for it",
+                                  op_type, DataTypeName(selection_dtype),
+                                  code == ErrorCode::kNotFound ? "no" : "another dtype's"));
+  }
+  op->kernel_ = def->factory(*node);
+  if (!op->kernel_) throw Error(ErrorCode::kInternal, fmt::format("{}: the kernel factory returned none", node->Describe()));
+  op->node_ = node;
+  return op;
+}
+
+void CompiledOp::Run(std::span<void* const> inputs, std::span<void* const> outputs) const {
+  std::vector<device::TensorView> input_views;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Value* value = node_->input(i);
+    input_views.push_back(value == nullptr ? device::TensorView{}
+                                           : device::TensorView{value->dtype(), &value->shape(), inputs[i]});
+  }
+  std::vector<device::TensorView> output_views;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Value* value = node_->output(i);
+    output_views.push_back(device::TensorView{value->dtype(), &value->shape(), outputs[i]});
+  }
+  const size_t workspace_bytes = kernel_->WorkspaceBytes();
+  AlignedMemory workspace = workspace_bytes > 0 ? AllocateAligned(workspace_bytes) : nullptr;
+  if (workspace_bytes > 0 && !workspace) {
+    throw Error(ErrorCode::kInternal, fmt::format("{}: out of memory for a workspace of {} bytes", node_->Describe(),
+                                                  workspace_bytes));
+  }
+  device::KernelContext context{input_views, output_views, workspace.get(), nullptr};
+  kernel_->Run(context);
+  // A view kernel (Reshape, Identity, ...) leaves its output in the input's buffer.
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const int source = kernel_->AliasedInput(i);
+    if (source >= 0 && inputs[source] != outputs[i]) std::memmove(outputs[i], inputs[source], outputs_[i].bytes());
+  }
+}
+
+}  // namespace ge::acl_emulator

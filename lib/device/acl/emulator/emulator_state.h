@@ -1,0 +1,99 @@
+// The process-wide state of the host ACL emulator: initialisation, the device
+// and host memory registries, streams, events, contexts, compile options and
+// injected faults. Internal to lib/device/acl/emulator.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
+#include "device/acl/emulator/emulated_stream.h"
+
+struct aclTensorDesc {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  std::vector<int64_t> dims;
+  aclFormat format = ACL_FORMAT_UNDEFINED;
+};
+
+struct aclDataBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+namespace ge::acl_emulator {
+
+inline constexpr int32_t kDeviceCount = 2;
+inline constexpr size_t kMemoryAlignment = 64;
+
+// Records `message` as this thread's most recent error and returns `code`.
+aclError Fail(aclError code, std::string message);
+// aclGetRecentErrMsg: this thread's most recent error message (valid until the
+// thread's next call of it), or nullptr when none was recorded since.
+const char* TakeRecentErrorMessage();
+
+// Memory from std::aligned_alloc, released with std::free.
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+using AlignedMemory = std::unique_ptr<std::byte, FreeDeleter>;
+AlignedMemory AllocateAligned(size_t bytes);
+
+struct Allocation {
+  AlignedMemory memory;
+  size_t size = 0;
+  int32_t device = -1;
+};
+
+struct Context {
+  int32_t device = 0;
+};
+
+// Where a pointer range lies relative to the device memory registry.
+enum class RangePlace { kHost, kDevice, kPastEnd };
+
+class Emulator {
+ public:
+  static Emulator& Get();
+
+  std::mutex mutex;  // guards every member below
+  bool initialized = false;
+  std::map<uintptr_t, Allocation> device_memory;  // by base address
+  std::map<uintptr_t, Allocation> host_memory;
+  std::map<void*, std::unique_ptr<EmulatedStream>> streams;
+  std::map<void*, std::shared_ptr<EventState>> events;
+  std::map<void*, std::unique_ptr<Context>> contexts;
+  std::map<aclCompileOpt, std::string> compile_options;
+  aclOpCompileFlag compile_flag = ACL_OP_COMPILE_DEFAULT;
+
+  int malloc_failure_countdown = 0;  // 0: none pending
+  bool op_failure_pending = false;
+  std::string failing_op_type;  // empty: any op
+
+  // Where [p, p + bytes) lies; the caller holds `mutex`.
+  RangePlace Locate(const void* p, size_t bytes) const;
+  // The stream behind a handle, or nullptr; the caller holds `mutex`.
+  EmulatedStream* FindStream(aclrtStream stream) const;
+  // Releases every stream (after its queued work), event, context and
+  // allocation, and clears `initialized` (aclFinalize, Reset). Takes `mutex`.
+  void ReleaseAll();
+};
+
+// Fails with ACL_ERROR_UNINITIALIZE naming `call` unless aclInit succeeded;
+// returns ACL_SUCCESS otherwise. The caller holds the emulator's mutex.
+aclError RequireInitialized(const Emulator& emulator, const char* call);
+// The device this thread set with aclrtSetDevice / aclrtSetCurrentContext, or -1.
+int32_t& CurrentDevice();
+
+// Clears the op cache (aclFinalize, Reset).
+void ClearOpCache();
+size_t OpCacheSize();
+
+}  // namespace ge::acl_emulator
