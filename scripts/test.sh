@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds what changed (installing missing packages first) and runs every test,
 # first in the default build, then under AddressSanitizer + UndefinedBehaviorSanitizer
-# (bad input must give an error, never a crash or a leak).
+# (bad input must give an error, never a crash or a leak), then the Ascend
+# backend against the ACL emulator, also under the sanitizers (docs/ascend.md).
 # ctest ends each run with "N% tests passed, M tests failed out of T".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -11,3 +12,6 @@ ctest --preset default
 
 bash scripts/build.sh asan
 ctest --preset asan
+
+bash scripts/build.sh acl
+ctest --preset acl

@@ -1,7 +1,9 @@
 #include "device/acl/acl_device.h"
 
 #include <algorithm>
+#include <cstdint>
 
+#include <acl/acl_op_compiler.h>
 #include <fmt/format.h>
 
 #include "device/acl/acl_context.h"
@@ -9,8 +11,6 @@
 #include "device/acl/acl_op_kernel.h"
 #include "device/acl/acl_stream.h"
 #include "ge/error.h"
-
-#include <acl/acl_op_compiler.h>
 
 namespace ge::device {
 
@@ -59,7 +59,8 @@ void SetCompileOptions(const AclCompileOptions& options, const std::string& devi
     const std::string& value;
   };
   const Setting settings[] = {
-      {ACL_PRECISION_MODE, "ACL_PRECISION_MODE", options.precision_mode},
+      {options.precision_mode_v2 ? ACL_PRECISION_MODE_V2 : ACL_PRECISION_MODE,
+       options.precision_mode_v2 ? "ACL_PRECISION_MODE_V2" : "ACL_PRECISION_MODE", options.precision_mode},
       {ACL_OP_SELECT_IMPL_MODE, "ACL_OP_SELECT_IMPL_MODE", options.op_select_implmode},
       {ACL_OPTYPELIST_FOR_IMPLMODE, "ACL_OPTYPELIST_FOR_IMPLMODE", options.optypelist_for_implmode},
       {ACL_OP_PRECISION_MODE, "ACL_OP_PRECISION_MODE", options.op_precision_mode},

@@ -16,7 +16,10 @@ namespace ge::device {
 // created; empty ones are left at ACL's defaults. ACL keeps them per process:
 // the device created last decides the options of every later op compilation.
 struct AclCompileOptions {
-  std::string precision_mode;           // ACL_PRECISION_MODE: force_fp32, allow_fp32_to_fp16, must_keep_origin_dtype, ...
+  // ACL_PRECISION_MODE (force_fp32, allow_fp32_to_fp16, must_keep_origin_dtype, ...), or with precision_mode_v2
+  // ACL_PRECISION_MODE_V2 (fp16, origin, mixed_float16, ...).
+  std::string precision_mode;
+  bool precision_mode_v2 = false;
   std::string op_select_implmode;       // ACL_OP_SELECT_IMPL_MODE: high_precision or high_performance
   std::string optypelist_for_implmode;  // ACL_OPTYPELIST_FOR_IMPLMODE: op types the mode applies to, comma-separated
   std::string op_precision_mode;        // ACL_OP_PRECISION_MODE: path of an op precision .ini file

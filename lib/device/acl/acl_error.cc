@@ -29,7 +29,8 @@ std::string RecentMessage() {
 
 void CheckAcl(aclError status, const char* call, const std::string& context) {
   if (status == ACL_SUCCESS) return;
-  throw Error(CodeOf(status), fmt::format("{}: {} failed with ACL error {}: {}", context, call, status, RecentMessage()));
+  throw Error(CodeOf(status),
+              fmt::format("{}: {} failed with ACL error {}: {}", context, call, status, RecentMessage()));
 }
 
 void ThrowAclCreateFailed(const char* call, const std::string& context) {

@@ -1,6 +1,6 @@
 #include "device/acl/acl_op_kernel.h"
 
-#include <utility>
+#include <iterator>
 
 #include <fmt/format.h>
 

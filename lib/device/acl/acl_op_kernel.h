@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,7 @@ class AclOpKernel final : public Kernel {
  private:
   struct Port {
     TensorDescPtr desc;
-    Shape shape;     // empty and unused for an absent input
+    Shape shape;     // unused for an absent input
     size_t bytes = 0;
     bool present = true;
   };

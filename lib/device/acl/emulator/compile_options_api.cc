@@ -55,7 +55,8 @@ aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 fmt::format("aclSetCompileopt: option {} is not one the emulator knows", static_cast<int>(opt)));
   }
-  if (value == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclSetCompileopt: {}: value is null", spec->name));
+  if (value == nullptr)
+    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclSetCompileopt: {}: value is null", spec->name));
   if (!spec->values.empty() && std::find(spec->values.begin(), spec->values.end(), value) == spec->values.end()) {
     return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclSetCompileopt: {}: invalid value '{}'; valid values: {}",
                                                      spec->name, value, fmt::join(spec->values, ", ")));

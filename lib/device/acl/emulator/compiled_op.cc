@@ -9,10 +9,31 @@
 #include "graph/op_schema.h"
 
 namespace ge::acl_emulator {
+namespace {
 
-std::shared_ptr<const CompiledOp> CompiledOp::Compile(const std::string& op_type,
-                                                      const std::vector<TensorSpec>& inputs, size_t num_outputs,
-                                                      const AttrMap& attrs) {
+// Gives `value` the described output's shape, or throws OutputMismatch.
+void MatchOutput(const Node& node, size_t index, Value& value, const TensorSpec& described) {
+  const Shape& inferred = value.shape();
+  bool fits = value.dtype() == described.dtype;
+  if (fits && !inferred.unknown_rank()) {
+    fits = inferred.rank() == described.shape.rank();
+    for (size_t d = 0; fits && d < inferred.rank(); ++d) {
+      fits = inferred.dim(d) == Shape::kUnknownDim || inferred.dim(d) == described.shape.dim(d);
+    }
+  }
+  if (!fits) {
+    throw OutputMismatch(ErrorCode::kInvalidArgument,
+                         fmt::format("{}: output {} is described as {} {}, but the op computes {} {}", node.Describe(),
+                                     index, DataTypeName(described.dtype), described.shape.ToString(),
+                                     DataTypeName(value.dtype()), inferred.ToString()));
+  }
+  value.set_shape(described.shape);  // fills the dims that depend on input values
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledOp> CompiledOp::Compile(const std::string& op_type, const std::vector<TensorSpec>& inputs,
+                                                      const std::vector<TensorSpec>& outputs, const AttrMap& attrs) {
   const OpSchema* schema = OpRegistry::Global().Find(op_type);
   if (schema == nullptr) {
     throw Error(ErrorCode::kNotFound, fmt::format("op type '{}' is not found: ge has no schema for it (see "
@@ -23,9 +44,13 @@ std::shared_ptr<const CompiledOp> CompiledOp::Compile(const std::string& op_type
   op->graph_ = std::make_unique<Graph>(op_type);
   std::vector<Value*> values;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    values.push_back(inputs[i].present ? op->graph_->AddInput(fmt::format("x{}", i), inputs[i].dtype, inputs[i].shape)
-                                       : nullptr);
+    const TensorSpec& input = inputs[i];
+    const std::string name = fmt::format("x{}", i);
+    values.push_back(!input.present   ? nullptr
+                     : input.constant ? op->graph_->AddConstant(name, *input.constant)
+                                      : op->graph_->AddInput(name, input.dtype, input.shape));
   }
+  const size_t num_outputs = outputs.size();
   Node* node = op->graph_->AddNode(op_type, op_type, values, num_outputs);
   for (const auto& [name, value] : attrs.entries()) node->attrs().Set(name, value);
   schema->NormalizeAttrs(*node);
@@ -33,14 +58,7 @@ std::shared_ptr<const CompiledOp> CompiledOp::Compile(const std::string& op_type
   InferContext context(*node);
   schema->infer()(context);
   schema->CheckDtypes(*node);
-  for (const Value* output : node->outputs()) {
-    if (!output->shape().IsStatic()) {
-      throw Error(ErrorCode::kUnsupported, fmt::format("{}: output '{}' has the data-dependent shape {}; the emulator "
-                                                       "runs statically shaped ops only",
-                                                       node->Describe(), output->name(), output->shape().ToString()));
-    }
-    op->outputs_.push_back(TensorSpec{true, output->dtype(), output->shape()});
-  }
+  for (size_t i = 0; i < num_outputs; ++i) MatchOutput(*node, i, *node->output(i), outputs[i]);
 
   const DataType selection_dtype = node->input(0) != nullptr ? node->input(0)->dtype()
                                    : num_outputs > 0         ? node->output(0)->dtype()
@@ -49,12 +67,14 @@ std::shared_ptr<const CompiledOp> CompiledOp::Compile(const std::string& op_type
   const device::KernelDef* def = kernels.Find(op_type, selection_dtype);
   if (def == nullptr) {
     const ErrorCode code = kernels.Supports(op_type) ? ErrorCode::kUnsupported : ErrorCode::kNotFound;
-    throw Error(code, fmt::format("op type '{}' is not found for dtype {}: ge's CPU device has {} kernel for it",
-                                  op_type, DataTypeName(selection_dtype),
-                                  code == ErrorCode::kNotFound ? "no" : "another dtype's"));
+    throw Error(code,
+                fmt::format("op type '{}' is not found for dtype {}: ge's CPU device has {} kernel for it", op_type,
+                            DataTypeName(selection_dtype), code == ErrorCode::kNotFound ? "no" : "another dtype's"));
   }
   op->kernel_ = def->factory(*node);
-  if (!op->kernel_) throw Error(ErrorCode::kInternal, fmt::format("{}: the kernel factory returned none", node->Describe()));
+  if (!op->kernel_) {
+    throw Error(ErrorCode::kInternal, fmt::format("{}: the kernel factory returned none", node->Describe()));
+  }
   op->node_ = node;
   return op;
 }
@@ -63,8 +83,13 @@ void CompiledOp::Run(std::span<void* const> inputs, std::span<void* const> outpu
   std::vector<device::TensorView> input_views;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Value* value = node_->input(i);
-    input_views.push_back(value == nullptr ? device::TensorView{}
-                                           : device::TensorView{value->dtype(), &value->shape(), inputs[i]});
+    if (value == nullptr) {
+      input_views.emplace_back();
+      continue;
+    }
+    const Tensor* constant = value->constant();
+    void* data = constant != nullptr ? const_cast<void*>(constant->data()) : inputs[i];  // kernels only read inputs
+    input_views.push_back(device::TensorView{value->dtype(), &value->shape(), data});
   }
   std::vector<device::TensorView> output_views;
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -74,15 +99,19 @@ void CompiledOp::Run(std::span<void* const> inputs, std::span<void* const> outpu
   const size_t workspace_bytes = kernel_->WorkspaceBytes();
   AlignedMemory workspace = workspace_bytes > 0 ? AllocateAligned(workspace_bytes) : nullptr;
   if (workspace_bytes > 0 && !workspace) {
-    throw Error(ErrorCode::kInternal, fmt::format("{}: out of memory for a workspace of {} bytes", node_->Describe(),
-                                                  workspace_bytes));
+    throw Error(ErrorCode::kInternal,
+                fmt::format("{}: out of memory for a workspace of {} bytes", node_->Describe(), workspace_bytes));
   }
   device::KernelContext context{input_views, output_views, workspace.get(), nullptr};
   kernel_->Run(context);
   // A view kernel (Reshape, Identity, ...) leaves its output in the input's buffer.
   for (size_t i = 0; i < outputs.size(); ++i) {
     const int source = kernel_->AliasedInput(i);
-    if (source >= 0 && inputs[source] != outputs[i]) std::memmove(outputs[i], inputs[source], outputs_[i].bytes());
+    if (source >= 0 && input_views[source].data != outputs[i]) {
+      const Value* value = node_->output(i);
+      std::memmove(outputs[i], input_views[source].data,
+                   static_cast<size_t>(value->shape().NumElements()) * DataTypeSize(value->dtype()));
+    }
   }
 }
 

@@ -14,7 +14,8 @@ namespace {
 
 aclError SetAttr(aclopAttr* attr, const char* call, const char* name, ge::AttrValue value) {
   if (attr == nullptr || name == nullptr || name[0] == '\0') {
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: {} is null or empty", call, attr == nullptr ? "attr" : "attrName"));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: {} is null or empty", call, attr == nullptr ? "attr" : "attrName"));
   }
   attr->attrs.Set(name, std::move(value));
   return ACL_SUCCESS;
@@ -23,9 +24,9 @@ aclError SetAttr(aclopAttr* attr, const char* call, const char* name, ge::AttrVa
 // Checks the list arguments of aclopSetAttrList*: a count >= 0 and values unless it is 0.
 aclError CheckList(const char* call, const char* name, int num_values, const void* values) {
   if (num_values < 0 || (num_values > 0 && values == nullptr)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: attribute '{}': numValues {} with {} values", call,
-                                                     name == nullptr ? "" : name, num_values,
-                                                     values == nullptr ? "null" : "non-null"));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: attribute '{}': numValues {} with {} values", call, name == nullptr ? "" : name,
+                            num_values, values == nullptr ? "null" : "non-null"));
   }
   return ACL_SUCCESS;
 }
@@ -36,8 +37,8 @@ extern "C" {
 
 aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t* dims, aclFormat format) {
   if (numDims < 0 || (numDims > 0 && dims == nullptr)) {
-    Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclCreateTensorDesc: numDims {} with {} dims", numDims,
-                                              dims == nullptr ? "null" : "non-null"));
+    Fail(ACL_ERROR_INVALID_PARAM,
+         fmt::format("aclCreateTensorDesc: numDims {} with {} dims", numDims, dims == nullptr ? "null" : "non-null"));
     return nullptr;
   }
   auto* desc = new aclTensorDesc;
@@ -61,6 +62,16 @@ aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t*
                                                      index, desc ? desc->dims.size() : 0));
   }
   *dimSize = desc->dims[index];
+  return ACL_SUCCESS;
+}
+
+aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length) {
+  if (desc == nullptr || (dataBuffer == nullptr && length > 0)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("aclSetTensorConst: {} is null", desc == nullptr ? "desc" : "dataBuffer"));
+  }
+  const auto* bytes = static_cast<const std::byte*>(dataBuffer);
+  desc->constant.emplace(bytes, bytes + length);
   return ACL_SUCCESS;
 }
 
@@ -143,8 +154,8 @@ aclError aclopSetAttrListString(aclopAttr* attr, const char* attrName, int numVa
   std::vector<std::string> list;
   for (int i = 0; i < numValues; ++i) {
     if (values[i] == nullptr) {
-      return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclopSetAttrListString: attribute '{}': value {} is null",
-                                                       attrName ? attrName : "", i));
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  fmt::format("aclopSetAttrListString: attribute '{}': value {} is null", attrName ? attrName : "", i));
     }
     list.emplace_back(values[i]);
   }

@@ -59,7 +59,7 @@ EmulatedStream* Emulator::FindStream(aclrtStream stream) const {
   return found == streams.end() ? nullptr : found->second.get();
 }
 
-void Emulator::ReleaseAll() {
+void Emulator::EndSession() {
   std::map<void*, std::unique_ptr<EmulatedStream>> released_streams;
   std::map<uintptr_t, Allocation> released_device_memory;
   std::map<uintptr_t, Allocation> released_host_memory;
@@ -68,8 +68,11 @@ void Emulator::ReleaseAll() {
     released_streams.swap(streams);
     events.clear();
     contexts.clear();
+    compile_options.clear();
+    compile_flag = ACL_OP_COMPILE_DEFAULT;
     initialized = false;
   }
+  ClearOpCache();
   // The streams finish their queued work (which may touch the memory) before the memory goes.
   released_streams.clear();
   std::lock_guard<std::mutex> lock(mutex);

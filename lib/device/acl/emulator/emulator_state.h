@@ -21,6 +21,7 @@ struct aclTensorDesc {
   aclDataType dtype = ACL_DT_UNDEFINED;
   std::vector<int64_t> dims;
   aclFormat format = ACL_FORMAT_UNDEFINED;
+  std::optional<std::vector<std::byte>> constant;  // host copy of what aclSetTensorConst gave
 };
 
 struct aclDataBuffer {
@@ -81,9 +82,10 @@ class Emulator {
   RangePlace Locate(const void* p, size_t bytes) const;
   // The stream behind a handle, or nullptr; the caller holds `mutex`.
   EmulatedStream* FindStream(aclrtStream stream) const;
-  // Releases every stream (after its queued work), event, context and
-  // allocation, and clears `initialized` (aclFinalize, Reset). Takes `mutex`.
-  void ReleaseAll();
+  // Ends the aclInit..aclFinalize session: releases every stream (after its
+  // queued work), event, context, allocation and compiled op, forgets the
+  // compile options and clears `initialized` (aclFinalize, Reset). Takes `mutex`.
+  void EndSession();
 };
 
 // Fails with ACL_ERROR_UNINITIALIZE naming `call` unless aclInit succeeded;
@@ -92,7 +94,7 @@ aclError RequireInitialized(const Emulator& emulator, const char* call);
 // The device this thread set with aclrtSetDevice / aclrtSetCurrentContext, or -1.
 int32_t& CurrentDevice();
 
-// Clears the op cache (aclFinalize, Reset).
+// Clears the op cache (Emulator::EndSession).
 void ClearOpCache();
 size_t OpCacheSize();
 

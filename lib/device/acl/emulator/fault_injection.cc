@@ -58,11 +58,8 @@ std::string CompileOption(aclCompileOpt option) {
 
 void Reset() {
   Emulator& emulator = Emulator::Get();
-  emulator.ReleaseAll();
-  ClearOpCache();
+  emulator.EndSession();
   std::lock_guard<std::mutex> lock(emulator.mutex);
-  emulator.compile_options.clear();
-  emulator.compile_flag = ACL_OP_COMPILE_DEFAULT;
   emulator.malloc_failure_countdown = 0;
   emulator.op_failure_pending = false;
   emulator.failing_op_type.clear();

@@ -12,7 +12,8 @@
 
 namespace ge::acl_emulator {
 
-// The n_th aclrtMalloc from now (1: the next one) fails with ACL_ERROR_BAD_ALLOC.
+// The n_th aclrtMalloc from now (1: the next one) fails with ACL_ERROR_BAD_ALLOC;
+// n_th <= 0 cancels a pending failure. aclrtMallocHost is not affected.
 void FailNextMalloc(int n_th);
 // The next aclopExecuteV2 / aclopCompileAndExecute of `op_type` (nullptr: of
 // any type) fails at launch with ACL_ERROR_INTERNAL_ERROR.

@@ -1,9 +1,9 @@
 // Device and host memory of the emulator: every device allocation is recorded
 // (base, size, device) so that copies can tell device from host pointers and
 // catch ranges that run past an allocation's end.
-#include <cstring>
-
 #include <fmt/format.h>
+
+#include <cstring>
 
 #include "acl/acl.h"
 #include "device/acl/emulator/emulator_state.h"
@@ -17,11 +17,16 @@ namespace {
 
 const char* KindName(aclrtMemcpyKind kind) {
   switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
-    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
-    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
-    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
+    case ACL_MEMCPY_HOST_TO_HOST:
+      return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_DEFAULT:
+      return "ACL_MEMCPY_DEFAULT";
   }
   return "an unknown kind";
 }
@@ -42,8 +47,8 @@ aclError CheckSide(const Emulator& emulator, const char* call, const char* role,
                                                      call, role, p, count));
   }
   if (!device && place != RangePlace::kHost) {
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: {} {} is device memory, but {} wants host memory there",
-                                                     call, role, p, requirer));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: {} {} is device memory, but {} wants host memory there", call, role, p, requirer));
   }
   return ACL_SUCCESS;
 }
@@ -61,17 +66,24 @@ aclError CheckCopy(const Emulator& emulator, const char* call, void* dst, size_t
   bool dst_device = false;
   bool src_device = false;
   switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: break;
-    case ACL_MEMCPY_HOST_TO_DEVICE: dst_device = true; break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: src_device = true; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_device = src_device = true; break;
+    case ACL_MEMCPY_HOST_TO_HOST:
+      break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      dst_device = true;
+      break;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      src_device = true;
+      break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      dst_device = src_device = true;
+      break;
     case ACL_MEMCPY_DEFAULT:  // the kind follows from where the pointers are; only the bounds are checked
       dst_device = emulator.Locate(dst, 0) != RangePlace::kHost;
       src_device = emulator.Locate(src, 0) != RangePlace::kHost;
       break;
     default:
-      return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: kind {} is not an aclrtMemcpyKind (0..4)", call,
-                                                       static_cast<int>(kind)));
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  fmt::format("{}: kind {} is not an aclrtMemcpyKind (0..4)", call, static_cast<int>(kind)));
   }
   if (aclError status = CheckSide(emulator, call, "dst", dst, count, dst_device, KindName(kind))) return status;
   return CheckSide(emulator, call, "src", src, count, src_device, KindName(kind));
@@ -91,8 +103,9 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   }
   const int32_t device = ge::acl_emulator::CurrentDevice();
   if (device < 0) {
-    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtMalloc: this thread has no current device; call aclrtSetDevice or "
-                                           "aclrtSetCurrentContext first");
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                "aclrtMalloc: this thread has no current device; call aclrtSetDevice or "
+                "aclrtSetCurrentContext first");
   }
   if (emulator.malloc_failure_countdown > 0 && --emulator.malloc_failure_countdown == 0) {
     return Fail(ACL_ERROR_BAD_ALLOC, fmt::format("aclrtMalloc: out of device memory allocating {} bytes (failure "
@@ -105,8 +118,8 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
                                                  static_cast<int>(policy)));
   }
   *devPtr = memory.get();
-  emulator.device_memory.emplace(reinterpret_cast<uintptr_t>(memory.get()),
-                                 ge::acl_emulator::Allocation{std::move(memory), size, device});
+  const auto base = reinterpret_cast<uintptr_t>(memory.get());
+  emulator.device_memory.emplace(base, ge::acl_emulator::Allocation{std::move(memory), size, device});
   return ACL_SUCCESS;
 }
 
@@ -135,10 +148,11 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
                 fmt::format("aclrtMallocHost: {}", hostPtr == nullptr ? "hostPtr is null" : "size must be > 0"));
   }
   ge::acl_emulator::AlignedMemory memory = ge::acl_emulator::AllocateAligned(size);
-  if (!memory) return Fail(ACL_ERROR_BAD_ALLOC, fmt::format("aclrtMallocHost: out of memory allocating {} bytes", size));
+  if (!memory)
+    return Fail(ACL_ERROR_BAD_ALLOC, fmt::format("aclrtMallocHost: out of memory allocating {} bytes", size));
   *hostPtr = memory.get();
-  emulator.host_memory.emplace(reinterpret_cast<uintptr_t>(memory.get()),
-                               ge::acl_emulator::Allocation{std::move(memory), size, -1});
+  const auto base = reinterpret_cast<uintptr_t>(memory.get());
+  emulator.host_memory.emplace(base, ge::acl_emulator::Allocation{std::move(memory), size, -1});
   return ACL_SUCCESS;
 }
 

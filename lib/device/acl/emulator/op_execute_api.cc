@@ -2,8 +2,10 @@
 // buffers, compile the op once per (op type, descriptors, attributes), and run
 // ge's CPU kernel on the stream's worker.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <bit>
+#include <cstring>
 #include <map>
 #include <variant>
 
@@ -13,6 +15,7 @@
 #include "device/acl/emulator/emulator_state.h"
 #include "device/acl/emulator/op_attr.h"
 #include "device/acl/emulator/type_mapping.h"
+#include "ge/error.h"
 
 namespace ge::acl_emulator {
 namespace {
@@ -59,8 +62,13 @@ std::string CacheKey(const std::string& op_type, const std::vector<const aclTens
   for (const auto* list : {&inputs, &outputs}) {
     key += "|";
     for (const aclTensorDesc* desc : *list) {
-      key += fmt::format("{}/{}/{};", static_cast<int>(desc->dtype), static_cast<int>(desc->format),
+      key += fmt::format("{}/{}/{}", static_cast<int>(desc->dtype), static_cast<int>(desc->format),
                          fmt::join(desc->dims, ","));
+      if (desc->constant) {  // constant content shapes the compiled op: it is part of the key
+        key += fmt::format("=c{}:", desc->constant->size());
+        key.append(reinterpret_cast<const char*>(desc->constant->data()), desc->constant->size());
+      }
+      key += ";";
     }
   }
   for (const auto& [name, value] : attrs.entries()) {
@@ -77,7 +85,8 @@ std::variant<TensorSpec, CallError> ReadDescriptor(const char* call, const std::
     return CallError{code, fmt::format("{}: op '{}': {} {}: {}", call, op_type, role, index, what)};
   };
   if (desc == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "the descriptor is null");
-  if (desc->dtype == ACL_DT_UNDEFINED && may_be_absent) return TensorSpec{false, DataType::kUndefined, Shape()};
+  if (desc->dtype == ACL_DT_UNDEFINED && may_be_absent)
+    return TensorSpec{false, DataType::kUndefined, Shape(), std::nullopt};
   std::optional<DataType> dtype = ToGeDataType(desc->dtype);
   if (!dtype) {
     return fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE,
@@ -95,7 +104,18 @@ std::variant<TensorSpec, CallError> ReadDescriptor(const char* call, const std::
                                                        fmt::join(desc->dims, ",")));
     }
   }
-  return TensorSpec{true, *dtype, Shape(desc->dims)};
+  TensorSpec spec{true, *dtype, Shape(desc->dims), std::nullopt};
+  if (desc->constant) {
+    if (desc->constant->size() != spec.bytes()) {
+      return fail(ACL_ERROR_INVALID_PARAM,
+                  fmt::format("aclSetTensorConst gave {} bytes, the descriptor ({} {}) needs {}",
+                              desc->constant->size(), DataTypeName(spec.dtype), spec.shape.ToString(), spec.bytes()));
+    }
+    Tensor constant(spec.dtype, spec.shape);
+    if (spec.bytes() > 0) std::memcpy(constant.data(), desc->constant->data(), spec.bytes());
+    spec.constant = std::move(constant);
+  }
+  return spec;
 }
 
 // Checks that a buffer is device memory holding `spec`; the caller holds the emulator's mutex.
@@ -104,8 +124,9 @@ std::optional<CallError> CheckBuffer(const Emulator& emulator, const char* call,
   auto fail = [&](const std::string& what) {
     return CallError{ACL_ERROR_INVALID_PARAM, fmt::format("{}: op '{}': {} {}: {}", call, op_type, role, index, what)};
   };
+  // An absent input needs no buffer; a constant one reads its aclSetTensorConst copy.
+  if (!spec.present || spec.constant) return std::nullopt;
   if (buffer == nullptr) return fail("the data buffer is null");
-  if (!spec.present) return std::nullopt;
   const size_t bytes = spec.bytes();
   if (buffer->size < bytes) {
     return fail(fmt::format("the buffer holds {} bytes, the descriptor ({} {}) needs {}", buffer->size,
@@ -117,8 +138,8 @@ std::optional<CallError> CheckBuffer(const Emulator& emulator, const char* call,
     case RangePlace::kHost:
       return fail(fmt::format("the buffer's address {} is not device memory (from aclrtMalloc)", buffer->data));
     case RangePlace::kPastEnd:
-      return fail(fmt::format("the buffer {} plus {} bytes runs past the end of its device allocation", buffer->data,
-                              bytes));
+      return fail(
+          fmt::format("the buffer {} plus {} bytes runs past the end of its device allocation", buffer->data, bytes));
     case RangePlace::kDevice:
       break;
   }
@@ -150,18 +171,11 @@ std::variant<std::shared_ptr<const CompiledOp>, CallError> FindOrCompile(
   }
   std::shared_ptr<const CompiledOp> op;
   try {
-    op = CompiledOp::Compile(op_type, inputs, outputs.size(), attrs);
+    op = CompiledOp::Compile(op_type, inputs, outputs, attrs);
+  } catch (const OutputMismatch& error) {
+    return CallError{ACL_ERROR_OP_OUTPUT_NOT_MATCH, fmt::format("{}: op '{}': {}", call, op_type, error.what())};
   } catch (const Error& error) {
     return CallError{ErrorCodeFor(error), fmt::format("{}: op '{}': {}", call, op_type, error.what())};
-  }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const TensorSpec& inferred = op->outputs()[i];
-    if (inferred.dtype != outputs[i].dtype || inferred.shape != outputs[i].shape) {
-      return CallError{ACL_ERROR_OP_OUTPUT_NOT_MATCH,
-                       fmt::format("{}: op '{}': output {} is described as {} {}, but the op computes {} {}", call,
-                                   op_type, i, DataTypeName(outputs[i].dtype), outputs[i].shape.ToString(),
-                                   DataTypeName(inferred.dtype), inferred.shape.ToString())};
-    }
   }
   std::lock_guard<std::mutex> lock(cache_mutex);
   return Cache().emplace(key, op).first->second;
@@ -186,7 +200,9 @@ aclError Execute(const char* call, const char* op_type_arg, int num_inputs, cons
     std::lock_guard<std::mutex> lock(emulator.mutex);
     if (aclError status = RequireInitialized(emulator, call)) return status;
   }
-  if (op_type_arg == nullptr || op_type_arg[0] == '\0') return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: opType is null or empty", call));
+  if (op_type_arg == nullptr || op_type_arg[0] == '\0') {
+    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: opType is null or empty", call));
+  }
   const std::string op_type = op_type_arg;
   if (num_inputs < 0 || num_outputs < 0 || (num_inputs > 0 && (input_desc == nullptr || input_buffers == nullptr)) ||
       (num_outputs > 0 && (output_desc == nullptr || output_buffers == nullptr))) {
@@ -221,7 +237,7 @@ aclError Execute(const char* call, const char* op_type_arg, int num_inputs, cons
     if (auto error = CheckBuffer(emulator, call, op_type, "input", i, input_buffers[i], inputs[i])) {
       return Fail(error->code, error->message);
     }
-    input_addresses.push_back(inputs[i].present ? input_buffers[i]->data : nullptr);
+    input_addresses.push_back(inputs[i].present && !inputs[i].constant ? input_buffers[i]->data : nullptr);
   }
   for (int i = 0; i < num_outputs; ++i) {
     if (auto error = CheckBuffer(emulator, call, op_type, "output", i, output_buffers[i], outputs[i])) {
@@ -231,7 +247,8 @@ aclError Execute(const char* call, const char* op_type_arg, int num_inputs, cons
   }
   EmulatedStream* target = nullptr;
   if (stream != nullptr && (target = emulator.FindStream(stream)) == nullptr) {
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: op '{}': stream {} is not a live stream", call, op_type, stream));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: op '{}': stream {} is not a live stream", call, op_type, stream));
   }
   if (emulator.op_failure_pending && (emulator.failing_op_type.empty() || emulator.failing_op_type == op_type)) {
     emulator.op_failure_pending = false;
@@ -288,9 +305,10 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
   if (compileFlag != ACL_COMPILE_SYS && compileFlag != ACL_COMPILE_UNREGISTERED) {
     return ge::acl_emulator::Fail(
         ACL_ERROR_INVALID_PARAM,
-        fmt::format("aclopCompileAndExecute: compileFlag {} is neither ACL_COMPILE_SYS (0) nor ACL_COMPILE_UNREGISTERED "
-                    "(1)",
-                    static_cast<int>(compileFlag)));
+        fmt::format(
+            "aclopCompileAndExecute: compileFlag {} is neither ACL_COMPILE_SYS (0) nor ACL_COMPILE_UNREGISTERED "
+            "(1)",
+            static_cast<int>(compileFlag)));
   }
   // opPath names custom op implementations; the emulator runs ge's built-in kernels only.
   return ge::acl_emulator::Execute("aclopCompileAndExecute", opType, numInputs, inputDesc, inputs, numOutputs,

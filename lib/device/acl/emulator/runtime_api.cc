@@ -27,8 +27,8 @@ aclError RequireCurrentDevice(const char* call) {
 }
 
 aclError UnknownHandle(const char* call, const char* what, const void* handle) {
-  return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: {} {} is not a live {} (never created, or destroyed)", call,
-                                                   what, handle, what));
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              fmt::format("{}: {} {} is not a live {} (never created, or destroyed)", call, what, handle, what));
 }
 
 }  // namespace
@@ -61,8 +61,7 @@ aclError aclFinalize() {
       return Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: ACL is not initialised (never, or already finalised)");
     }
   }
-  emulator.ReleaseAll();
-  ge::acl_emulator::ClearOpCache();
+  emulator.EndSession();
   CurrentDevice() = -1;
   return ACL_SUCCESS;
 }

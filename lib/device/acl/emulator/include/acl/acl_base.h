@@ -94,6 +94,9 @@ aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc);
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc);
 aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize);
 size_t aclGetTensorDescSize(const aclTensorDesc* desc);
+// Marks an op input as constant with this host content (length bytes, copied),
+// so that compilation can use its values (a Reshape's shape, a slice's bounds).
+aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length);
 size_t aclGetTensorDescElementCount(const aclTensorDesc* desc);
 
 // Data buffers: a (device) address and its size in bytes.
