@@ -96,6 +96,10 @@ OpAttrPtr MakeAttr(const Node& node) {
   return attr;
 }
 
+// Integer constants up to this size are shape-like operands ACL wants on the
+// host; weights stay device buffers.
+constexpr int64_t kMaxHostConstantElements = 64;
+
 }  // namespace
 
 AclOpKernel::Port AclOpKernel::MakePort(const Node& node, const Value* value, aclFormat data_format,
@@ -124,6 +128,13 @@ AclOpKernel::Port AclOpKernel::MakePort(const Node& node, const Value* value, ac
   port.desc.reset(CheckAclCreated(aclCreateTensorDesc(static_cast<aclDataType>(value->dtype()),
                                                       static_cast<int>(dims.size()), dims.data(), format),
                                   "aclCreateTensorDesc", fmt::format("{} value '{}'", node.Describe(), value->name())));
+  const Tensor* constant = value->constant();
+  const bool index_like = value->dtype() == DataType::kInt32 || value->dtype() == DataType::kInt64;
+  if (constant != nullptr && index_like && constant->num_elements() <= kMaxHostConstantElements) {
+    port.host_constant = *constant;
+    CheckAcl(aclSetTensorConst(port.desc.get(), port.host_constant.data(), port.bytes), "aclSetTensorConst",
+             fmt::format("{} value '{}'", node.Describe(), value->name()));
+  }
   return port;
 }
 

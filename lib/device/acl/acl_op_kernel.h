@@ -49,6 +49,10 @@ class AclOpKernel final : public Kernel {
     Shape shape;     // unused for an absent input
     size_t bytes = 0;
     bool present = true;
+    // A small integer constant (a shape, axes, pads) handed to ACL's op
+    // compiler as host data with aclSetTensorConst: CANN compiles such inputs
+    // into the op. Kept here because ACL keeps the pointer.
+    Tensor host_constant;
   };
   static Port MakePort(const Node& node, const Value* value, aclFormat data_format, size_t data_format_rank);
   void CheckViews(std::span<const TensorView> views, const std::vector<Port>& ports, const char* what) const;
