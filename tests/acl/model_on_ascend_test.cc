@@ -76,6 +76,20 @@ TEST_CASE("ascend: the demo model runs on the Ascend device as on the CPU", "[ac
   CHECK(LiveDeviceAllocations() == 0);
 }
 
+TEST_CASE("ascend: a .gem compiled for the Ascend device loads and runs there", "[acl][e2e]") {
+  const std::filesystem::path dir = TempDir("acl_gem");
+  const std::filesystem::path path = dir / "demo.gem";
+  const auto compiled = CompiledModel::Compile(ImportOnnxFile(DemoModel().string()), kAscend);
+  compiled->Save(path.string());
+  const auto loaded = CompiledModel::Load(path.string());
+  CHECK(loaded->device_name() == compiled->device_name());
+  const std::vector<Tensor> inputs = RandomInputs(*compiled, 5);
+  const std::vector<Tensor> expected = compiled->Run(inputs);
+  const std::vector<Tensor> got = loaded->Run(inputs);
+  REQUIRE(got.size() == expected.size());
+  CHECK(MaxAbsDiff(got[0], expected[0]) == 0.0);
+}
+
 TEST_CASE("ascend: the shared models match PyTorch on the Ascend device", "[acl][e2e]") {
   const auto shared = SharedDir();
   if (!shared) GE_SKIP("../shared/models is absent");
