@@ -93,6 +93,11 @@ ConvSetup ReadSetup(const Node& node, const ConvGeometry& g) {
   return s;
 }
 
+// A convolution whose activations oneDNN may keep in a blocked layout
+// (nChw16c and the like, where its direct AVX-512/AVX2 kernels run; on plain
+// NCHW it falls back to im2col + GEMM): x is reordered into the workspace
+// before and y out of it after, when the primitive chose a layout other than
+// the runtime's plain one.
 class ConvKernel final : public Kernel {
  public:
   template <typename PrimitiveDesc, typename Primitive>
@@ -100,6 +105,8 @@ class ConvKernel final : public Kernel {
       : label_(node.Describe()),
         inputs_(setup.inputs),
         primitive_(std::move(primitive)),
+        user_src_(setup.src),
+        user_dst_(setup.dst),
         src_(pd.src_desc()),
         weights_(pd.weights_desc()),
         dst_(pd.dst_desc()),
@@ -108,29 +115,53 @@ class ConvKernel final : public Kernel {
       packed_weights_ = PackConstant(*setup.constant_filter, setup.user_weights, weights_);
     }
     if (setup.has_bias) bias_ = setup.bias;
+    const dnnl::engine& engine = CpuEngine();
+    if (src_ != user_src_) src_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, user_src_, engine, src_));
+    if (dst_ != user_dst_) dst_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, dst_, engine, user_dst_));
   }
 
   void Run(const KernelContext& ctx) const override {
+    auto* workspace = static_cast<std::byte*>(ctx.workspace);
+    dnnl::memory user_src = WrapBuffer(user_src_, ctx.inputs[inputs_.x].data);
+    dnnl::memory user_dst = WrapBuffer(user_dst_, ctx.outputs[0].data);
+    dnnl::memory src = src_reorder_ ? WrapBuffer(src_, workspace + SrcOffset()) : user_src;
+    dnnl::memory dst = dst_reorder_ ? WrapBuffer(dst_, workspace + DstOffset()) : user_dst;
     std::unordered_map<int, dnnl::memory> args;
-    args.emplace(DNNL_ARG_SRC, WrapBuffer(src_, ctx.inputs[inputs_.x].data));
+    args.emplace(DNNL_ARG_SRC, src);
     args.emplace(DNNL_ARG_WEIGHTS,
                  packed_weights_ ? *packed_weights_ : WrapBuffer(weights_, ctx.inputs[inputs_.filter].data));
-    if (bias_) {
-      args.emplace(DNNL_ARG_BIAS, WrapBuffer(*bias_, ctx.inputs[inputs_.bias].data));
+    if (bias_) args.emplace(DNNL_ARG_BIAS, WrapBuffer(*bias_, ctx.inputs[inputs_.bias].data));
+    args.emplace(DNNL_ARG_DST, dst);
+    if (scratchpad_.get_size() > 0) args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad_, CpuEngine(), workspace));
+    try {
+      dnnl::stream stream(CpuEngine());
+      if (src_reorder_) src_reorder_->execute(stream, user_src, src);
+      primitive_.execute(stream, args);
+      if (dst_reorder_) dst_reorder_->execute(stream, dst, user_dst);
+      stream.wait();
+    } catch (const dnnl::error& e) {
+      throw Error(ErrorCode::kInternal, fmt::format("{}: oneDNN execution failed: {}", label_, e.what()));
     }
-    args.emplace(DNNL_ARG_DST, WrapBuffer(dst_, ctx.outputs[0].data));
-    ExecuteDnnl(label_, primitive_, std::move(args), scratchpad_, ctx.workspace);
   }
 
-  size_t WorkspaceBytes() const override { return scratchpad_.get_size(); }
+  // [scratchpad | blocked x | blocked y], each 64-byte aligned.
+  size_t WorkspaceBytes() const override {
+    return DstOffset() + (dst_reorder_ ? Aligned(dst_.get_size()) : 0);
+  }
 
  private:
+  static size_t Aligned(size_t bytes) { return (bytes + 63) / 64 * 64; }
+  size_t SrcOffset() const { return Aligned(scratchpad_.get_size()); }
+  size_t DstOffset() const { return SrcOffset() + (src_reorder_ ? Aligned(src_.get_size()) : 0); }
+
   std::string label_;
   ConvInputs inputs_;
   dnnl::primitive primitive_;
+  dnnl::memory::desc user_src_, user_dst_;  // the runtime's plain layouts
   dnnl::memory::desc src_, weights_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
   std::optional<dnnl::memory> packed_weights_;
+  std::optional<dnnl::reorder> src_reorder_, dst_reorder_;
 };
 
 // A constant filter lets oneDNN pick its layout; a runtime one must be read in place.
@@ -158,6 +189,26 @@ std::unique_ptr<Kernel> MakeBf16Conv(const Node& node, const ConvGeometry& g) {
   });
 }
 
+// Blocked activations pay two reorders per call. They win for wide layers
+// (both channel counts at least kWideChannels, depthwise included) and when
+// the convolution does enough work per activation element moved (products
+// per output pixel over the channels reordered per pixel); thin layers such
+// as SqueezeNet's 16-channel squeezes stay plain. Chosen on resnet18,
+// mobilenet_v2 and squeezenet1_1 (docs/performance.md). A runtime filter
+// keeps everything plain.
+constexpr double kBlockingWorkPerElement = 64;
+constexpr double kWideChannels = 32;
+
+bool WorthBlocking(const ConvGeometry& g, const ConvSetup& s) {
+  if (s.constant_filter == nullptr) return false;
+  double window = 1;
+  for (int64_t k : g.kernel) window *= static_cast<double>(k);
+  const double in_channels = static_cast<double>(g.x.dim(1)), out_channels = static_cast<double>(g.y.dim(1));
+  const double products = in_channels / static_cast<double>(g.groups) * out_channels * window;
+  return std::min(in_channels, out_channels) >= kWideChannels ||
+         products / (in_channels + out_channels) >= kBlockingWorkPerElement;
+}
+
 std::unique_ptr<Kernel> MakeConv(const Node& node) {
   const ConvGeometry g = ReadGeometry(node, kConvInputs, /*transposed=*/false);
   if (g.dtype != DataType::kDouble && WantsReducedPrecisionProducts(node)) return MakeBf16Conv(node, g);
@@ -166,9 +217,11 @@ std::unique_ptr<Kernel> MakeConv(const Node& node) {
   return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
     using Conv = dnnl::convolution_forward;
     const dnnl::memory::desc no_bias;
-    Conv::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, s.src,
-                    WeightsDescToBuild(s), s.has_bias ? s.bias : no_bias, s.dst, s.strides, s.dilates, s.padding_l,
-                    s.padding_r);
+    const bool blocked = WorthBlocking(g, s);
+    Conv::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                    blocked ? AnyLayout(s.src, dnnl::memory::data_type::f32) : s.src, WeightsDescToBuild(s),
+                    s.has_bias ? s.bias : no_bias, blocked ? AnyLayout(s.dst, dnnl::memory::data_type::f32) : s.dst,
+                    s.strides, s.dilates, s.padding_l, s.padding_r);
     Conv::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());
     return std::make_unique<ConvKernel>(node, s, pd, Conv(pd));
   });
