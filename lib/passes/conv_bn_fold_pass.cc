@@ -17,14 +17,6 @@ namespace {
 enum BatchNormInput { kBnX = 0, kBnScale, kBnOffset, kBnMean, kBnVariance, kBnNumInputs };
 enum ConvInput { kConvX = 0, kConvFilter, kConvBias, kConvOffsetW };
 
-// The attribute, or its schema default when inference has not filled it in.
-const AttrValue* AttrOrDefault(const Node& node, const std::string& name) {
-  if (const AttrValue* value = node.attrs().Find(name)) return value;
-  const OpSchema* schema = OpRegistry::Global().Find(node.op_type());
-  const AttrSpec* spec = schema != nullptr ? schema->FindAttr(name) : nullptr;
-  return spec != nullptr && !spec->required ? &spec->default_value : nullptr;
-}
-
 template <typename T>
 bool AttrIs(const Node& node, const std::string& name, const T& expected) {
   const AttrValue* value = AttrOrDefault(node, name);

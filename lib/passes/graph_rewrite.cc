@@ -6,8 +6,16 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "graph/op_schema.h"
 
 namespace ge::passes {
+
+const AttrValue* AttrOrDefault(const Node& node, const std::string& name) {
+  if (const AttrValue* value = node.attrs().Find(name)) return value;
+  const OpSchema* schema = OpRegistry::Global().Find(node.op_type());
+  const AttrSpec* spec = schema != nullptr ? schema->FindAttr(name) : nullptr;
+  return spec != nullptr && !spec->required ? &spec->default_value : nullptr;
+}
 
 bool IsGraphOutput(const Graph& graph, const Value* value) {
   const auto& outputs = graph.outputs();

@@ -14,6 +14,10 @@ namespace ge::passes {
 
 bool IsGraphOutput(const Graph& graph, const Value* value);
 
+// The attribute, or its schema default when inference has not filled it in;
+// nullptr when neither exists.
+const AttrValue* AttrOrDefault(const Node& node, const std::string& name);
+
 // Rewires every use of `from` (and its graph-output slots) to `to`. When
 // `from` is a graph output, `to` takes over its name so that the outputs keep
 // the names callers look them up by; `from` gets a fresh internal name.

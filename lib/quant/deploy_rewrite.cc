@@ -13,6 +13,7 @@
 #include "quant/layer_weights.h"
 #include "quant/quant_graph_edit.h"
 #include "quant/quant_scale_bits.h"
+#include "quant/quant_conv_fusion.h"
 #include "quant/requant_fusion.h"
 #include "quant/weight_only_rewrite.h"
 
@@ -289,6 +290,7 @@ std::unique_ptr<Graph> BuildDeployGraph(const Graph& graph, const std::vector<Qu
   if (options.requant_fusion) {
     BypassAntiQuantQuant(*deploy);
     FuseRequant(*deploy);
+    if (options.fuse_quant_conv) FuseQuantConv(*deploy);
   }
   deploy->RemoveDeadNodes();  // the float weights and bypassed AscendAntiQuant nodes
   return deploy;

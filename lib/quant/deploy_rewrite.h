@@ -27,6 +27,9 @@ struct DeployOptions {
   // Requant fusion and the AntiQuant -> Quant bypass; off for layer-wise
   // comparison, so that every layer's float output stays visible by name.
   bool requant_fusion = true;
+  // With requant_fusion: int8 Conv2D + AscendDequant/AscendRequant into
+  // QuantConv2D (quant_conv_fusion.h). Tests of the unfused structure turn it off.
+  bool fuse_quant_conv = true;
 };
 
 // Clones `graph` and rewrites every layer with quantize == true. A quantized

@@ -60,4 +60,9 @@ Node* ReplaceKeepingName(Graph& graph, Node* node, const std::string& op_type, c
   return replacement;
 }
 
+bool Tagged(const Node& node, const char* attr) {
+  const AttrValue* value = node.attrs().Find(attr);
+  return value != nullptr && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
+}
+
 }  // namespace ge::quant

@@ -16,6 +16,9 @@ inline constexpr const char* kQuantLayerAttr = "_quant_layer";
 // Bool attribute on AscendDequant / AscendQuant nodes of layers that must not be fused (skip_fusion).
 inline constexpr const char* kSkipFusionAttr = "_skip_fusion";
 
+// Whether the node carries the boolean attribute `attr` set to true.
+bool Tagged(const Node& node, const char* attr);
+
 // Rewires every use of `from` except those by `except` (and every graph
 // output slot of `from`) to `to`.
 void RedirectUses(Graph& graph, Value* from, Value* to, const Node* except);

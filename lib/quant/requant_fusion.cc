@@ -14,11 +14,6 @@
 namespace ge::quant {
 namespace {
 
-bool Tagged(const Node& node, const char* attr) {
-  const AttrValue* value = node.attrs().Find(attr);
-  return value != nullptr && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
-}
-
 // The AscendQuant nodes reading `value`, when they are all of its consumers,
 // there is at least one, and they share one set of INT8 factors; else empty.
 std::vector<Node*> FusableQuants(const Graph& graph, const Value* value) {

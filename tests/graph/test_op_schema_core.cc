@@ -195,7 +195,8 @@ TEST_CASE("Every op of docs/op-set.md is registered") {
                        "MelWeightMatrix",
                        "If",
                        "Loop",
-                       "Scan"};
+                       "Scan",
+                       "QuantConv2D"};
   for (const char* op : ops) {
     INFO(op);
     CHECK(ge::OpRegistry::Global().Find(op) != nullptr);

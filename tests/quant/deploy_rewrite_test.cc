@@ -88,7 +88,7 @@ TEST_CASE("deploy: Conv2D becomes AscendQuant -> int8 Conv2D -> AscendDequant", 
   auto graph = b.Build();
   const auto layers = PlanDefault(*graph);
   QuantRecord record{{"conv", Weighted(0.5f, 3, {1.0f / 128, 1.0f / 64})}};
-  auto deploy = ge::quant::BuildDeployGraph(*graph, layers, record);
+  auto deploy = ge::quant::BuildDeployGraph(*graph, layers, record, {.fuse_quant_conv = false});
 
   const Node& quant = NodeNamed(*deploy, "conv_quant");
   CHECK(quant.op_type() == "AscendQuant");
@@ -319,7 +319,7 @@ TEST_CASE("deploy: requant fusion merges Dequant + Relu + Quant into AscendRequa
   QuantRecord record{{"conv1", Weighted(0.5f, 1, {0.25f, 0.125f, 0.0625f})}, {"conv2", Weighted(0.125f, -2, {0.5f})}};
   const auto layers = PlanDefault(*graph);
 
-  auto fused = ge::quant::BuildDeployGraph(*graph, layers, record);
+  auto fused = ge::quant::BuildDeployGraph(*graph, layers, record, {.fuse_quant_conv = false});
   CHECK(CountOps(*fused, "Relu") == 0);
   CHECK(CountOps(*fused, "AscendDequant") == 1);  // conv2's
   CHECK(CountOps(*fused, "AscendQuant") == 1);    // conv1's input
@@ -350,7 +350,10 @@ TEST_CASE("deploy: requant fusion merges Dequant + Relu + Quant into AscendRequa
     record["conv1"].skip_fusion = true;
     auto skipped = ge::quant::BuildDeployGraph(*graph, layers, record);
     CHECK(CountOps(*skipped, "AscendRequant") == 0);
-    CHECK(CountOps(*skipped, "AscendDequant") == 2);
+    // conv1 keeps its own AscendDequant; conv2 and its dequant still fold into a QuantConv2D.
+    CHECK(CountOps(*skipped, "AscendDequant") == 1);
+    CHECK(CountOps(*skipped, "QuantConv2D") == 1);
+    CHECK(NodeNamed(*skipped, "conv1").op_type() == "Conv2D");
   }
 }
 

@@ -64,7 +64,7 @@ QuantRecord Record(int32_t offset2, QuantDType type2 = QuantDType::kInt8) {
 std::unique_ptr<Graph> Deploy(const Graph& graph, const QuantRecord& record, bool fusion) {
   const auto layers = ge::quant::PlanQuantLayers(graph, ge::quant::QuantConfig());
   for (const auto& layer : layers) REQUIRE(layer.quantize);
-  return ge::quant::BuildDeployGraph(graph, layers, record, {.requant_fusion = fusion});
+  return ge::quant::BuildDeployGraph(graph, layers, record, {.requant_fusion = fusion, .fuse_quant_conv = false});
 }
 
 size_t CountOps(const Graph& graph, const std::string& op_type) {

@@ -47,8 +47,8 @@ void CheckGroups(InferContext& ctx, int64_t channels, int64_t groups, const char
   }
 }
 
-// x [N, Cin, spatial...], filter [Cout, Cin/groups, k...] -> y [N, Cout, out...].
-void InferConv(InferContext& ctx, size_t spatial) {
+// x [N, Cin, spatial...], filter [Cout, Cin/groups, k...] -> y's shape [N, Cout, out...].
+Shape InferConvShape(InferContext& ctx, size_t spatial, size_t bias_input) {
   const ConvParams p = ReadConvParams(ctx, spatial);
   const size_t rank = spatial + 2;
   const Shape x = infer::WithRank(ctx.input_shape(0), rank);
@@ -64,7 +64,7 @@ void InferConv(InferContext& ctx, size_t spatial) {
     ctx.Fail(fmt::format("input channels of x {} ({}) do not match filter {} (filter channels {} x groups {})",
                          x.ToString(), cin, filter.ToString(), filter.dim(1), p.groups));
   }
-  CheckBias(ctx, 2, cout);
+  CheckBias(ctx, bias_input, cout);
 
   // An unknown kernel size leaves the spatial dims unknown.
   std::vector<int64_t> dims(rank, Shape::kUnknownDim);
@@ -78,7 +78,30 @@ void InferConv(InferContext& ctx, size_t spatial) {
       });
     }
   }
-  ctx.set_output(0, infer::ProductOutputDtype(ctx, {0, 1, 2}), Shape(std::move(dims)));
+  return Shape(std::move(dims));
+}
+
+void InferConv(InferContext& ctx, size_t spatial) {
+  const Shape y = InferConvShape(ctx, spatial, 2);
+  ctx.set_output(0, infer::ProductOutputDtype(ctx, {0, 1, 2}), y);
+}
+
+// The int8 convolution with its AscendDequant / AscendRequant folded in:
+// y = (conv(x - offset_x, filter) + bias) * scale[c], relu'd with relu_flag,
+// as float32 (dtype 0) or int8 (dtype 2, plus the scale words' offset).
+void InferQuantConv2D(InferContext& ctx) {
+  const Shape y = InferConvShape(ctx, 2, 3);
+  infer::ProductOutputDtype(ctx, {0, 1, 3});  // int8 x and filter, int32 bias
+  const Shape& scale = ctx.input_shape(2);
+  infer::RequireRank(ctx, scale, 1, "scale");
+  if (!scale.unknown_rank() && scale.dim(0) != 1 && !y.unknown_rank()) {
+    infer::MergeDim(ctx, scale.dim(0), y.dim(1), "scale length and output channels");
+  }
+  const int64_t dtype = infer::Attr<int64_t>(ctx, "dtype");
+  if (dtype != static_cast<int64_t>(DataType::kFloat) && dtype != static_cast<int64_t>(DataType::kInt8)) {
+    ctx.Fail(fmt::format("attribute 'dtype' must be 0 (float32) or 2 (int8), got {}", dtype));
+  }
+  ctx.set_output(0, static_cast<DataType>(dtype), y);
 }
 
 // input_size (the output shape), x [N, Cin, spatial...], filter [Cin, Cout/groups, k...] -> y [N, Cout, out...].
@@ -174,6 +197,28 @@ OpSchema ConvTransposeSchema(const char* op_type, size_t spatial) {
 }  // namespace
 
 void RegisterConvOps(OpRegistry& registry) {
+  registry.Register(OpSchema("QuantConv2D")
+                        .Input("x", "TX")
+                        .Input("filter", "TFilter")
+                        .Input("scale", "TScale")
+                        .OptionalInput("bias", "TBias")
+                        .Output("y", "TY")
+                        .RequiredAttr("strides", AttrType::kInts)
+                        .RequiredAttr("pads", AttrType::kInts)
+                        .Attr("dilations", std::vector<int64_t>(4, 1))
+                        .Attr("groups", int64_t{1})
+                        .Attr("data_format", std::string("NCHW"))
+                        .Attr("offset_x", int64_t{0})
+                        .Attr("dtype", static_cast<int64_t>(DataType::kFloat))
+                        .Attr("relu_flag", false)
+                        .TypeConstraint("TX", {DataType::kInt8})
+                        .TypeConstraint("TFilter", {DataType::kInt8})
+                        .TypeConstraint("TScale", {DataType::kUInt64})
+                        .TypeConstraint("TBias", {DataType::kInt32})
+                        .TypeConstraint("TY", {DataType::kFloat, DataType::kInt8})
+                        .Infer(InferQuantConv2D)
+                        .Doc("int8 Conv2D with its AscendDequant (dtype float32) or AscendRequant (dtype int8) "
+                             "folded in; scale holds the same uint64 words (docs/quantization.md)."));
   registry.Register(ConvSchema("Conv2D", 2).Doc(
       "2-D convolution; filter [Cout, Cin/groups, kh, kw], pads [top, bottom, left, right]."));
   registry.Register(ConvSchema("Conv3D", 3).Doc(

@@ -11,6 +11,7 @@
 // convolution) runs the direct kernel of direct_conv.cc on the operands
 // widened to double, which is exact: every partial sum is an integer far
 // below 2^53. The int32 result saturates.
+#include <bit>
 #include <limits>
 #include <optional>
 
@@ -36,11 +37,6 @@ size_t AlignUp(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 int32_t CheckQuantizedOperands(const Node& node, ConvInputs inputs) {
   RequireInputDtype(node, inputs.filter, {DataType::kInt8});
   if (HasInput(node, inputs.bias)) RequireInputDtype(node, inputs.bias, {DataType::kInt32});
-  if (node.output(0)->dtype() != DataType::kInt32) {
-    Fail(node, ErrorCode::kInvalidArgument,
-         fmt::format("output y is {}; with {} x it must be int32", DataTypeName(node.output(0)->dtype()),
-                     DataTypeName(InputDtype(node, inputs.x))));
-  }
   if (HasInput(node, inputs.offset_w)) {
     Fail(node, ErrorCode::kUnsupported, "offset_w (a filter zero point) is not supported; the filter is symmetric");
   }
@@ -57,14 +53,49 @@ int32_t CheckQuantizedOperands(const Node& node, ConvInputs inputs) {
 }
 
 // oneDNN int8 convolution between plain NC[D]HW tensors.
+// What QuantConv2D folds into the convolution: its AscendDequant (float32
+// out) or AscendRequant (int8 out), as oneDNN output scales, a relu post-op
+// and a dst zero point, so the int32 sums never leave the primitive.
+struct FusedQuantOutput {
+  Type dst_type = Type::s32;
+  std::vector<float> scales;  // one, or one per output channel
+  int32_t zero_point = 0;     // the requant offset
+  bool relu = false;
+};
+
+// Decodes QuantConv2D's uint64 scale words (docs/quantization.md): fp32 scale
+// in bits 0-31, shift N in 32-39 (only 0 here), the requant offset in 40-48.
+FusedQuantOutput ReadFusedQuantOutput(const Node& node) {
+  constexpr size_t kScaleInput = 2;
+  const Tensor* words = node.input(kScaleInput) != nullptr ? node.input(kScaleInput)->constant() : nullptr;
+  if (words == nullptr) Fail(node, ErrorCode::kUnsupported, "input 'scale' must be a constant");
+  FusedQuantOutput out;
+  const bool int8 = node.attrs().GetInt("dtype") == static_cast<int64_t>(DataType::kInt8);
+  out.dst_type = int8 ? Type::s8 : Type::f32;
+  out.relu = node.attrs().GetBool("relu_flag");
+  for (int64_t c = 0; c < words->num_elements(); ++c) {
+    const uint64_t word = words->data_as<uint64_t>()[c];
+    if (((word >> 32) & 0xff) != 0) Fail(node, ErrorCode::kUnsupported, "scale words with a shift N are not supported");
+    out.scales.push_back(std::bit_cast<float>(static_cast<uint32_t>(word)));
+    const auto raw = static_cast<int32_t>((word >> 40) & 0x1ff);
+    const int32_t offset = raw >= 256 ? raw - 512 : raw;
+    if (!int8 && offset != 0) Fail(node, ErrorCode::kInvalidArgument, "a float32 output takes no offset in 'scale'");
+    if (c > 0 && offset != out.zero_point) {
+      Fail(node, ErrorCode::kUnsupported, "the requant offset must be the same for every channel");
+    }
+    out.zero_point = offset;
+  }
+  return out;
+}
+
 class DnnlInt8ConvKernel final : public Kernel {
  public:
-  DnnlInt8ConvKernel(const Node& node, const ConvGeometry& g, int32_t offset_x)
+  DnnlInt8ConvKernel(const Node& node, const ConvGeometry& g, int32_t offset_x, const FusedQuantOutput& output)
       : label_(node.Describe()), inputs_(g.inputs) {
     const bool volumetric = g.kernel.size() == 3;
     const Tag data_tag = volumetric ? Tag::ncdhw : Tag::nchw;
     src_user_ = dnnl::memory::desc(ToDnnlDims(g.x.dims()), Type::s8, data_tag);
-    dst_user_ = dnnl::memory::desc(ToDnnlDims(g.y.dims()), Type::s32, data_tag);
+    dst_user_ = dnnl::memory::desc(ToDnnlDims(g.y.dims()), output.dst_type, data_tag);
     const int64_t out_channels = g.y.dim(1), in_channels = g.x.dim(1);
     dnnl::memory::dims weight_dims;
     Tag weight_tag;
@@ -88,12 +119,23 @@ class DnnlInt8ConvKernel final : public Kernel {
     dnnl::primitive_attr attr = DnnlAttributes();
     if (offset_x != 0) {
       attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-      zero_point_ = dnnl::memory({{1}, Type::s32, Tag::a}, CpuEngine());
-      *static_cast<int32_t*>(zero_point_->get_data_handle()) = offset_x;
+      zero_point_ = ZeroPoint(offset_x);
+    }
+    if (!output.scales.empty()) {
+      attr.set_output_scales(output.scales.size() == 1 ? 0 : 1 << 1, output.scales);
+    }
+    if (output.relu) {
+      dnnl::post_ops post_ops;
+      post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      attr.set_post_ops(post_ops);
+    }
+    if (output.zero_point != 0) {
+      attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+      dst_zero_point_ = ZeroPoint(output.zero_point);
     }
     using Conv = dnnl::convolution_forward;
     const dnnl::memory::desc any_src(src_user_.dims(), Type::s8, Tag::any);
-    const dnnl::memory::desc any_dst(dst_user_.dims(), Type::s32, Tag::any);
+    const dnnl::memory::desc any_dst(dst_user_.dims(), output.dst_type, Tag::any);
     const dnnl::memory::desc any_weights(weight_dims, Type::s8, Tag::any);
     Conv::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_src, any_weights,
                     bias_ ? *bias_ : dnnl::memory::desc(), any_dst, strides, dilates, padding_l, padding_r);
@@ -137,6 +179,7 @@ class DnnlInt8ConvKernel final : public Kernel {
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, packed_weights_}, {DNNL_ARG_DST, dst}};
     if (bias_) args.emplace(DNNL_ARG_BIAS, WrapBuffer(*bias_, ctx.inputs[inputs_.bias].data));
     if (zero_point_) args.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, *zero_point_);
+    if (dst_zero_point_) args.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, *dst_zero_point_);
     ExecuteDnnl(label_, primitive_, std::move(args), scratchpad_, scratchpad);
     if (dst_reorder_) {
       ExecuteDnnl(label_, *dst_reorder_,
@@ -152,7 +195,13 @@ class DnnlInt8ConvKernel final : public Kernel {
   dnnl::memory::desc src_user_, dst_user_, src_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
   dnnl::memory packed_weights_;
-  std::optional<dnnl::memory> zero_point_;
+  static dnnl::memory ZeroPoint(int32_t value) {
+    dnnl::memory memory({{1}, Type::s32, Tag::a}, CpuEngine());
+    *static_cast<int32_t*>(memory.get_data_handle()) = value;
+    return memory;
+  }
+
+  std::optional<dnnl::memory> zero_point_, dst_zero_point_;
   std::optional<dnnl::reorder> src_reorder_, dst_reorder_;
   size_t src_offset_ = 0, dst_offset_ = 0, workspace_ = 0;
 };
@@ -223,11 +272,16 @@ bool IsQuantizedActivation(DataType dtype) { return dtype == DataType::kInt8 || 
 std::unique_ptr<Kernel> MakeQuantizedConv(const Node& node, ConvInputs inputs, bool transposed) {
   RequireInputDtype(node, inputs.x, {DataType::kInt8, DataType::kInt16});
   const int32_t offset_x = CheckQuantizedOperands(node, inputs);
+  if (node.output(0)->dtype() != DataType::kInt32) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("output y is {}; with {} x it must be int32", DataTypeName(node.output(0)->dtype()),
+                     DataTypeName(InputDtype(node, inputs.x))));
+  }
   const ConvGeometry g = ReadConvGeometry(node, inputs, transposed);
   const bool int8 = InputDtype(node, inputs.x) == DataType::kInt8;
   if (int8 && !transposed && node.input(inputs.filter)->constant() != nullptr) {
     try {
-      return std::make_unique<DnnlInt8ConvKernel>(node, g, offset_x);
+      return std::make_unique<DnnlInt8ConvKernel>(node, g, offset_x, FusedQuantOutput{});
     } catch (const dnnl::error&) {
       // oneDNN has no int8 kernel for this geometry: the exact direct kernel below.
     }
@@ -236,7 +290,21 @@ std::unique_ptr<Kernel> MakeQuantizedConv(const Node& node, ConvInputs inputs, b
   return std::make_unique<WidenedConvKernel<int16_t>>(node, g, offset_x);
 }
 
+// QuantConv2D runs only as a oneDNN int8 convolution (it exists to keep the
+// sums inside one primitive); a geometry oneDNN refuses is an error.
+std::unique_ptr<Kernel> MakeQuantConv2D(const Node& node) {
+  const ConvInputs inputs{0, 1, 3, /*offset_w: none*/ 4};
+  const int32_t offset_x = CheckQuantizedOperands(node, inputs);
+  if (node.input(inputs.filter)->constant() == nullptr) {
+    Fail(node, ErrorCode::kUnsupported, "input 'filter' must be a constant");
+  }
+  const ConvGeometry g = ReadConvGeometry(node, inputs, /*transposed=*/false);
+  const FusedQuantOutput output = ReadFusedQuantOutput(node);
+  return BuildDnnl(node, [&] { return std::make_unique<DnnlInt8ConvKernel>(node, g, offset_x, output); });
+}
+
 void RegisterQuantizedConvKernels(KernelRegistry& registry) {
+  RegisterKernel(registry, "QuantConv2D", {DataType::kInt8}, MakeQuantConv2D);
   RegisterKernel(registry, "Conv2D", {DataType::kInt8, DataType::kInt16}, MakeQuantizedForwardConv);
   RegisterKernel(registry, "Conv3D", {DataType::kInt8, DataType::kInt16}, MakeQuantizedForwardConv);
 }
