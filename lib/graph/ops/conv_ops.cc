@@ -155,19 +155,24 @@ OpSchema& ProductTypes(OpSchema& schema) {
       .TypeConstraint("TBias", infer::WithTypes(types::Float(), {DataType::kInt32}));
 }
 
+// The window attributes every convolution has, and offset_x (x's zero point in the quantized form).
+OpSchema& WindowAttrs(OpSchema& schema, size_t spatial) {
+  return schema.RequiredAttr("strides", AttrType::kInts)
+      .RequiredAttr("pads", AttrType::kInts)
+      .Attr("dilations", std::vector<int64_t>(spatial + 2, 1))
+      .Attr("groups", int64_t{1})
+      .Attr("data_format", std::string(infer::DataFormatFor(spatial)))
+      .Attr("offset_x", int64_t{0});
+}
+
 OpSchema ConvSchema(const char* op_type, size_t spatial) {
   OpSchema schema(op_type);
   schema.Input("x")
       .Input("filter", "TFilter")
       .OptionalInput("bias", "TBias")
       .OptionalInput("offset_w", "TOffset")
-      .Output("y", "TBias")
-      .RequiredAttr("strides", AttrType::kInts)
-      .RequiredAttr("pads", AttrType::kInts)
-      .Attr("dilations", std::vector<int64_t>(spatial + 2, 1))
-      .Attr("groups", int64_t{1})
-      .Attr("data_format", std::string(infer::DataFormatFor(spatial)))
-      .Attr("offset_x", int64_t{0})
+      .Output("y", "TBias");
+  WindowAttrs(schema, spatial)
       .TypeConstraint("TOffset", {DataType::kInt8})
       .Infer([spatial](InferContext& ctx) { InferConv(ctx, spatial); });
   return ProductTypes(schema);
@@ -180,14 +185,9 @@ OpSchema ConvTransposeSchema(const char* op_type, size_t spatial) {
       .Input("filter", "TFilter")
       .OptionalInput("bias", "TBias")
       .OptionalInput("offset_w", "TOffset")
-      .Output("y", "TBias")
-      .RequiredAttr("strides", AttrType::kInts)
-      .RequiredAttr("pads", AttrType::kInts)
-      .Attr("dilations", std::vector<int64_t>(spatial + 2, 1))
-      .Attr("groups", int64_t{1})
-      .Attr("data_format", std::string(infer::DataFormatFor(spatial)))
+      .Output("y", "TBias");
+  WindowAttrs(schema, spatial)
       .Attr("output_padding", std::vector<int64_t>(spatial + 2, 0))
-      .Attr("offset_x", int64_t{0})
       .TypeConstraint("TSize", types::IndexTypes())
       .TypeConstraint("TOffset", {DataType::kInt8})
       .Infer([spatial](InferContext& ctx) { InferConvTranspose(ctx, spatial); });
@@ -197,18 +197,9 @@ OpSchema ConvTransposeSchema(const char* op_type, size_t spatial) {
 }  // namespace
 
 void RegisterConvOps(OpRegistry& registry) {
-  registry.Register(OpSchema("QuantConv2D")
-                        .Input("x", "TX")
-                        .Input("filter", "TFilter")
-                        .Input("scale", "TScale")
-                        .OptionalInput("bias", "TBias")
-                        .Output("y", "TY")
-                        .RequiredAttr("strides", AttrType::kInts)
-                        .RequiredAttr("pads", AttrType::kInts)
-                        .Attr("dilations", std::vector<int64_t>(4, 1))
-                        .Attr("groups", int64_t{1})
-                        .Attr("data_format", std::string("NCHW"))
-                        .Attr("offset_x", int64_t{0})
+  OpSchema quant_conv("QuantConv2D");
+  quant_conv.Input("x", "TX").Input("filter", "TFilter").Input("scale", "TScale").OptionalInput("bias", "TBias");
+  registry.Register(WindowAttrs(quant_conv.Output("y", "TY"), 2)
                         .Attr("dtype", static_cast<int64_t>(DataType::kFloat))
                         .Attr("relu_flag", false)
                         .TypeConstraint("TX", {DataType::kInt8})
