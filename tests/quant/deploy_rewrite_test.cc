@@ -15,6 +15,7 @@
 #include "quant/quant_config.h"
 #include "quant/quant_scale_bits.h"
 #include "test_support.h"
+#include "graph_queries.h"
 
 using ge::DataType;
 using ge::Graph;
@@ -28,6 +29,9 @@ using ge::quant::QuantDType;
 using ge::quant::QuantLayer;
 using ge::quant::QuantRecord;
 using ge::quant::WeightQuantParams;
+
+using ge::test::CountOps;
+using ge::test::NodeNamed;
 
 namespace {
 
@@ -47,19 +51,6 @@ LayerRecord TensorOnly(float scale_d, int32_t offset_d, QuantDType dtype = Quant
   LayerRecord record;
   record.activation = ActivationQuantParams{scale_d, offset_d, dtype};
   return record;
-}
-
-const Node& NodeNamed(const Graph& graph, const std::string& name) {
-  const Node* node = graph.FindNode(name);
-  INFO("node " << name);
-  REQUIRE(node != nullptr);
-  return *node;
-}
-
-size_t CountOps(const Graph& graph, const std::string& op_type) {
-  size_t count = 0;
-  for (const Node* node : graph.nodes()) count += node->op_type() == op_type;
-  return count;
 }
 
 std::string LayerTag(const Node& node) { return node.attrs().GetString("_quant_layer"); }

@@ -12,9 +12,12 @@
 #include "ge/quantize.h"
 #include "graph/npy.h"
 #include "test_support.h"
+#include "graph_queries.h"
 
 namespace ge {
 namespace {
+
+using test::CountOps;
 
 Tensor RandomTensor(Shape shape, std::mt19937& rng, float stddev) {
   Tensor t(DataType::kFloat, std::move(shape));
@@ -61,12 +64,6 @@ double Cosine(const Tensor& a, const Tensor& b) {
 
 Tensor RunGraph(const Graph& graph, const std::vector<Tensor>& inputs) {
   return CompiledModel::Compile(graph.Clone())->Run(inputs).at(0);
-}
-
-size_t CountOps(const Graph& graph, const std::string& op_type) {
-  size_t count = 0;
-  for (const Node* node : graph.nodes()) count += node->op_type() == op_type;
-  return count;
 }
 
 const QuantizedLayer& LayerNamed(const QuantizeResult& result, const std::string& name) {

@@ -16,6 +16,7 @@
 #include "quant/deploy_rewrite.h"
 #include "quant/layer_support.h"
 #include "quant/quant_config.h"
+#include "graph_queries.h"
 
 using ge::DataType;
 using ge::Graph;
@@ -29,18 +30,25 @@ using ge::quant::QuantDType;
 using ge::quant::QuantRecord;
 using ge::quant::WeightQuantParams;
 
+using ge::test::CountOps;
+
 namespace {
+
+// conv1 (1x1 over x with weight w) -> ClipByValue(lo, hi) "relu6"; returns the clip's output.
+Value* Conv1Relu6(ge::GraphBuilder& b, Value* x, Value* w, float lo, float hi) {
+  return b.Op("ClipByValue",
+              {b.Conv2D(x, w, nullptr, {}, "conv1"),
+               b.Constant("lo", Tensor::FromVector<float>(DataType::kFloat, Shape{}, {lo})),
+               b.Constant("hi", Tensor::FromVector<float>(DataType::kFloat, Shape{}, {hi}))},
+              {}, 1, "relu6")[0];
+}
 
 // x [1, 1, 16, 16] -> conv1 (1x1, weight 1.5) -> ClipByValue(lo, hi) "relu6" -> conv2 (1x1, weight 1) -> y.
 std::unique_ptr<Graph> ConvClipConv(float lo, float hi) {
   ge::GraphBuilder b("conv_clip_conv");
   Value* x = b.Input("x", DataType::kFloat, {1, 1, 16, 16});
-  Value* c1 = b.Conv2D(x, b.Constant("w1", Tensor::FromVector<float>(DataType::kFloat, {1, 1, 1, 1}, {1.5f})),
-                       nullptr, {}, "conv1");
-  Value* clip = b.Op("ClipByValue",
-                     {c1, b.Constant("lo", Tensor::FromVector<float>(DataType::kFloat, Shape{}, {lo})),
-                      b.Constant("hi", Tensor::FromVector<float>(DataType::kFloat, Shape{}, {hi}))},
-                     {}, 1, "relu6")[0];
+  Value* clip = Conv1Relu6(b, x, b.Constant("w1", Tensor::FromVector<float>(DataType::kFloat, {1, 1, 1, 1}, {1.5f})),
+                           lo, hi);
   b.Output(b.Conv2D(clip, b.Constant("w2", Tensor::FromVector<float>(DataType::kFloat, {1, 1, 1, 1}, {1.0f})),
                     nullptr, {}, "conv2"));
   return b.Build();
@@ -65,12 +73,6 @@ std::unique_ptr<Graph> Deploy(const Graph& graph, const QuantRecord& record, boo
   const auto layers = ge::quant::PlanQuantLayers(graph, ge::quant::QuantConfig());
   for (const auto& layer : layers) REQUIRE(layer.quantize);
   return ge::quant::BuildDeployGraph(graph, layers, record, {.requant_fusion = fusion, .fuse_quant_conv = false});
-}
-
-size_t CountOps(const Graph& graph, const std::string& op_type) {
-  size_t count = 0;
-  for (const Node* node : graph.nodes()) count += node->op_type() == op_type;
-  return count;
 }
 
 // Every int8 code k of conv1's input once: x = k / 16, k = -128..127.
@@ -151,11 +153,7 @@ TEST_CASE("requant fusion: the clip stays for INT16, skip_fusion and a second fl
     ge::GraphBuilder b;
     Value* x = b.Input("x", DataType::kFloat, {1, 1, 4, 4});
     Value* w = b.Constant("w", Tensor::FromVector<float>(DataType::kFloat, {1, 1, 1, 1}, {1.5f}));
-    Value* clip = b.Op("ClipByValue",
-                       {b.Conv2D(x, w, nullptr, {}, "conv1"),
-                        b.Constant("lo", Tensor::FromVector<float>(DataType::kFloat, Shape{}, {0})),
-                        b.Constant("hi", Tensor::FromVector<float>(DataType::kFloat, Shape{}, {6}))},
-                       {}, 1, "relu6")[0];
+    Value* clip = Conv1Relu6(b, x, w, 0, 6);
     b.Outputs({clip, b.Conv2D(clip, w, nullptr, {}, "conv2")});
     auto graph = b.Build();
     auto deploy = Deploy(*graph, Record(31), true);
@@ -166,11 +164,7 @@ TEST_CASE("requant fusion: the clip stays for INT16, skip_fusion and a second fl
     ge::GraphBuilder b;
     Value* x = b.Input("x", DataType::kFloat, {1, 1, 4, 4});
     Value* w = b.Constant("w", Tensor::FromVector<float>(DataType::kFloat, {1, 1, 1, 1}, {1.5f}));
-    Value* clip = b.Op("ClipByValue",
-                       {b.Conv2D(x, w, nullptr, {}, "conv1"),
-                        b.Constant("lo", Tensor::FromVector<float>(DataType::kFloat, Shape{}, {0})),
-                        b.Constant("hi", Tensor::FromVector<float>(DataType::kFloat, Shape{}, {6}))},
-                       {}, 1, "relu6")[0];
+    Value* clip = Conv1Relu6(b, x, w, 0, 6);
     b.Outputs({b.Conv2D(clip, w, nullptr, {}, "conv2"), b.Conv2D(clip, w, nullptr, {}, "conv3")});
     auto graph = b.Build();
     QuantRecord record = Record(31);

@@ -12,6 +12,7 @@
 #include "quant/layer_weights.h"
 #include "quant/quant_config.h"
 #include "test_support.h"
+#include "graph_queries.h"
 
 using ge::DataType;
 using ge::Graph;
@@ -23,6 +24,8 @@ using ge::quant::LayerRecord;
 using ge::quant::QuantLayer;
 using ge::quant::QuantRecord;
 using ge::quant::WeightQuantParams;
+
+using ge::test::NodeNamed;
 
 namespace {
 
@@ -87,13 +90,6 @@ MatMulCase BuildMatMul(const std::string& op, bool transposed, int64_t k = 16, i
   b.Output(b.Relu(y, "relu"));
   c.graph = b.Build();
   return c;
-}
-
-const Node& NodeNamed(const Graph& graph, const std::string& name) {
-  const Node* node = graph.FindNode(name);
-  INFO("node " << name);
-  REQUIRE(node != nullptr);
-  return *node;
 }
 
 }  // namespace
