@@ -50,15 +50,16 @@ bool Misses(double cosine, double threshold) { return !std::isnan(cosine) && cos
 
 }  // namespace
 
-Evaluation EvaluateQuantization(const Graph& float_graph, const std::vector<QuantLayer>& layers,
-                                const QuantRecord& record, const std::vector<Tensor>& inputs, const Options& options) {
+Evaluation EvaluateQuantization(const Graph& float_graph, const CapturedReference& reference,
+                                const std::vector<QuantLayer>& layers, const QuantRecord& record,
+                                const std::vector<Tensor>& inputs, const Options& options) {
   DeployOptions deploy;
   deploy.requant_fusion = false;  // every quantized layer keeps a float output to compare
   std::unique_ptr<Graph> quantized = BuildDeployGraph(float_graph, layers, record, deploy);
   CompareOptions compare;
   compare.compile_options = options;
   Evaluation evaluation;
-  evaluation.comparison = CompareModels(float_graph, *quantized, inputs, compare);
+  evaluation.comparison = CompareWithReference(reference, *quantized, inputs, compare);
   // Rows follow execution order; a layer's last row is its float output.
   for (const LayerComparison& row : evaluation.comparison.layers) {
     if (!row.quant_layer.empty()) evaluation.layer_cosine[row.quant_layer] = row.metrics.cosine;
@@ -83,8 +84,10 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
   std::unordered_map<std::string, LayerQuantConfig> originals;
   for (const QuantLayer* layer : candidates) originals.emplace(layer->name, layer->config);
 
+  // The float side of every comparison is the same: captured once.
+  const CapturedReference reference(float_graph, inputs, options);
   FallbackOutcome outcome;
-  outcome.evaluation = EvaluateQuantization(float_graph, layers, record, inputs, options);
+  outcome.evaluation = EvaluateQuantization(float_graph, reference, layers, record, inputs, options);
   // Each quantized layer climbs at most three rungs.
   const size_t max_steps = 3 * candidates.size();
   while (outcome.steps.size() < max_steps) {
@@ -117,7 +120,7 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
     } else {
       record.erase(pick->name);
     }
-    outcome.evaluation = EvaluateQuantization(float_graph, layers, record, inputs, options);
+    outcome.evaluation = EvaluateQuantization(float_graph, reference, layers, record, inputs, options);
     step.layer_cosine_after = pick->quantize ? cosine_of(pick) : std::nan("");  // float: no quantized output
     step.output_cosine_after = outcome.evaluation.output_cosine;
     outcome.steps.push_back(step);

@@ -15,6 +15,7 @@
 #include "ge/compare.h"
 #include "ge/quantize.h"
 #include "quant/calibration.h"
+#include "quant/model_compare.h"
 
 namespace ge::quant {
 
@@ -26,8 +27,10 @@ struct Evaluation {
   double output_cosine = 0;
 };
 
-Evaluation EvaluateQuantization(const Graph& float_graph, const std::vector<QuantLayer>& layers,
-                                const QuantRecord& record, const std::vector<Tensor>& inputs, const Options& options);
+// `reference` is `float_graph` captured on `inputs` (model_compare.h).
+Evaluation EvaluateQuantization(const Graph& float_graph, const CapturedReference& reference,
+                                const std::vector<QuantLayer>& layers, const QuantRecord& record,
+                                const std::vector<Tensor>& inputs, const Options& options);
 
 struct FallbackTargets {
   double layer_cosine = 0.99;

@@ -1,4 +1,5 @@
-// ge::CompareModels and ge::ComparisonCsv (include/ge/compare.h).
+// ge::CompareModels and ge::ComparisonCsv (include/ge/compare.h), and the
+// comparison against a reference captured once (model_compare.h).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -11,6 +12,7 @@
 #include "ge/compare.h"
 #include "ge/error.h"
 #include "quant/activation_capture.h"
+#include "quant/model_compare.h"
 #include "quant/compare_metrics.h"
 #include "quant/quant_graph_edit.h"
 
@@ -153,30 +155,44 @@ std::string CsvField(const std::string& text) {
 
 }  // namespace
 
-ModelComparison CompareModels(const Graph& reference, const Graph& model, const std::vector<Tensor>& inputs,
-                              const CompareOptions& options) {
-  CheckSameInputs(reference, model, inputs.size());
-  const quant::ActivationCapture reference_capture(reference, options.compile_options);
-  const quant::ActivationCapture model_capture(model, options.compile_options);
-  if (reference_capture.outputs().size() != model_capture.outputs().size()) {
+namespace quant {
+
+CapturedReference::CapturedReference(const Graph& reference, const std::vector<Tensor>& inputs,
+                                     const Options& options)
+    : capture(reference, options), run(capture.RunWithOutputs(inputs)) {}
+
+ModelComparison CompareWithReference(const CapturedReference& reference, const Graph& model,
+                                     const std::vector<Tensor>& inputs, const CompareOptions& options) {
+  const Graph& reference_graph = reference.capture.graph();
+  CheckSameInputs(reference_graph, model, inputs.size());
+  const ActivationCapture model_capture(model, options.compile_options);
+  if (reference.capture.outputs().size() != model_capture.outputs().size()) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("cannot compare: the reference '{}' has {} outputs but the model '{}' has {}",
-                            reference.name(), reference_capture.outputs().size(), model.name(),
+                            reference_graph.name(), reference.capture.outputs().size(), model.name(),
                             model_capture.outputs().size()));
   }
-  const quant::ActivationCapture::Captured truth = reference_capture.RunWithOutputs(inputs);
-  const quant::ActivationCapture::Captured mine = model_capture.RunWithOutputs(inputs);
+  const ActivationCapture::Captured mine = model_capture.RunWithOutputs(inputs);
 
   ModelComparison comparison;
   comparison.cosine_threshold = options.cosine_threshold;
   comparison.layers =
-      CompareLayers(reference_capture, truth.values, model_capture, mine.values, options.cosine_threshold);
-  comparison.outputs =
-      CompareOutputs(reference_capture, truth.outputs, model_capture, mine.outputs, options.cosine_threshold);
+      CompareLayers(reference.capture, reference.run.values, model_capture, mine.values, options.cosine_threshold);
+  comparison.outputs = CompareOutputs(reference.capture, reference.run.outputs, model_capture, mine.outputs,
+                                      options.cosine_threshold);
   comparison.output_cosine = LowestCosine(comparison.outputs);
   comparison.layers_below_threshold = static_cast<size_t>(std::count_if(
       comparison.layers.begin(), comparison.layers.end(), [](const LayerComparison& l) { return l.below_threshold; }));
   return comparison;
+}
+
+}  // namespace quant
+
+ModelComparison CompareModels(const Graph& reference, const Graph& model, const std::vector<Tensor>& inputs,
+                              const CompareOptions& options) {
+  CheckSameInputs(reference, model, inputs.size());  // before running anything
+  const quant::CapturedReference captured(reference, inputs, options.compile_options);
+  return quant::CompareWithReference(captured, model, inputs, options);
 }
 
 std::string ComparisonCsv(const ModelComparison& comparison) {

@@ -124,7 +124,9 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
     result.fallback = std::move(outcome.steps);
     evaluation = std::move(outcome.evaluation);
   } else if (!batches.empty()) {
-    evaluation = EvaluateQuantization(*prepared, layers, record, batches.front(), options.compile_options);
+    const CapturedReference reference(*prepared, batches.front(), options.compile_options);
+    evaluation =
+        EvaluateQuantization(*prepared, reference, layers, record, batches.front(), options.compile_options);
   }
   DeployOptions deploy;
   deploy.requant_fusion = options.requant_fusion;
