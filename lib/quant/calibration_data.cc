@@ -11,6 +11,7 @@
 #include "ge/error.h"
 #include "ge/quantize.h"
 #include "graph/npy.h"
+#include "passes/config_text.h"
 
 namespace ge {
 namespace {
@@ -43,13 +44,6 @@ std::vector<Tensor> ReadBatch(const std::vector<std::string>& files, const std::
   return batch;
 }
 
-std::string Trim(std::string text) {
-  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-  text.erase(text.begin(), std::find_if(text.begin(), text.end(), not_space));
-  text.erase(std::find_if(text.rbegin(), text.rend(), not_space).base(), text.end());
-  return text;
-}
-
 // One batch per non-empty line; '#' starts a comment. Relative paths are
 // relative to the list file's folder.
 std::vector<std::vector<Tensor>> LoadFromList(const std::string& path, const std::vector<TensorInfo>& inputs) {
@@ -59,12 +53,12 @@ std::vector<std::vector<Tensor>> LoadFromList(const std::string& path, const std
   std::vector<std::vector<Tensor>> batches;
   std::string line;
   for (size_t number = 1; std::getline(in, line); ++number) {
-    line = Trim(line.substr(0, line.find('#')));
+    line = std::string(passes::TrimBlanks(std::string_view(line).substr(0, line.find('#'))));
     if (line.empty()) continue;
     std::vector<std::string> files;
     for (size_t start = 0; start <= line.size();) {
       const size_t comma = std::min(line.find(',', start), line.size());
-      const fs::path file = Trim(line.substr(start, comma - start));
+      const fs::path file = std::string(passes::TrimBlanks(std::string_view(line).substr(start, comma - start)));
       files.push_back((file.is_absolute() ? file : base / file).string());
       start = comma + 1;
     }
