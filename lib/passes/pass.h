@@ -55,6 +55,9 @@ struct PassContext {
   const passes::PrecisionPolicy* precision = nullptr;
   // Whether the device has a kernel for the op type and (first-input) dtype. Set with precision.
   std::function<bool(const std::string& op_type, DataType dtype)> has_kernel;
+  // The device the graph is compiled for ("cpu", "ascend"); device-specific
+  // rewrites (layouts, kernel fusions) run only for their own device.
+  std::string device_name;
 };
 
 class Pass {

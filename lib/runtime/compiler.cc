@@ -121,6 +121,7 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   context.impl_modes = &impl_modes;
   context.kernel_impl_modes = [&device](const Node& node) { return KernelImplModes(device, node); };
   context.precision = &precision;
+  context.device_name = impl->device_name;
   context.has_kernel = [&device](const std::string& op_type, DataType dtype) {
     return device.kernels().Find(op_type, dtype) != nullptr;
   };
