@@ -58,6 +58,8 @@ struct Step {
 
 namespace ge {
 
+class MappedFile;
+
 struct CompiledModel::Impl {
   // The device the kernels, constants and arenas belong to; declared first so
   // that it is destroyed last (an NPU device finalizes ACL).
@@ -86,6 +88,10 @@ struct CompiledModel::Impl {
 
   // Keeps a loaded model file's bytes alive: constants may point into them.
   std::shared_ptr<const void> backing;
+  // The mapped .gem file the constants point into (null for a compiled graph
+  // or a model loaded from a buffer): kernels built from a constant hand its
+  // pages back (model_layout.cc).
+  std::shared_ptr<const MappedFile> weights_file;
   // Built last, once memory.arena_bytes is known.
   std::unique_ptr<runtime::ArenaPool> arenas;
   // The constants in device memory, for a device that does not share the host's.

@@ -2,10 +2,6 @@
 // checksum), rebuilds the graph and the kernels, and takes the stored
 // execution order and memory plan as they are. Constants point into the file's
 // bytes, which the model keeps (memory-mapped when loaded from a path).
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,6 +14,7 @@
 #include "runtime/device_selection.h"
 #include "gem_generated.h"
 #include "ge/error.h"
+#include "graph/mapped_file.h"
 #include "graph/verifier.h"
 #include "runtime/compiler.h"
 #include "runtime/gem_checksum.h"
@@ -73,9 +70,10 @@ Shape ReadShape(const fb::Vector<int64_t>* dims, const std::string& what, bool a
 class GemLoader {
  public:
   GemLoader(const gem::Model& model, std::shared_ptr<const void> backing, const uint8_t* weights, size_t weights_size,
-            const Options& overrides)
+            const Options& overrides, std::shared_ptr<const MappedFile> file)
       : model_(model),
         backing_(std::move(backing)),
+        file_(std::move(file)),
         weights_(weights),
         weights_size_(weights_size),
         overrides_(overrides),
@@ -95,6 +93,7 @@ class GemLoader {
     // Kernels of a multi-stream plan run on their stream's share of the threads.
     ScopedIntraOpThreads team(StreamTeamSize(impl->settings.intra_op_threads,
                                              static_cast<int>(std::min<uint32_t>(model_.plan()->stream_count(), 64))));
+    impl->weights_file = file_;
     impl->graph = BuildGraph(graph_def);
     // Kernels trust normalized attributes and consistent dtypes; a file from
     // elsewhere gets the same checks as a graph handed to the compiler.
@@ -282,6 +281,7 @@ class GemLoader {
 
   const gem::Model& model_;
   std::shared_ptr<const void> backing_;
+  std::shared_ptr<const MappedFile> file_;
   const uint8_t* weights_;
   size_t weights_size_;
   const Options& overrides_;
@@ -315,14 +315,16 @@ const gem::Model& CheckFile(const uint8_t* data, size_t size) {
 
 // `bytes` must be 64-byte aligned (mmap or an aligned copy) and stay alive.
 std::unique_ptr<CompiledModel::Impl> LoadVerified(std::shared_ptr<const void> bytes, size_t size,
-                                                  const std::string& origin, const Options& overrides) {
+                                                  const std::string& origin, const Options& overrides,
+                                                  std::shared_ptr<const MappedFile> file = nullptr) {
   try {
     CheckLoadOptions(overrides);
     const auto* data = static_cast<const uint8_t*>(bytes.get());
     const gem::Model& model = CheckFile(data, size);
     const fb::Vector<uint8_t>* weights = model.weights();
-    auto impl =
-        GemLoader(model, bytes, weights ? weights->data() : nullptr, weights ? weights->size() : 0, overrides).Load();
+    auto impl = GemLoader(model, bytes, weights ? weights->data() : nullptr, weights ? weights->size() : 0, overrides,
+                          std::move(file))
+                    .Load();
     impl->backing = std::move(bytes);
     return impl;
   } catch (const Error& error) {
@@ -330,39 +332,18 @@ std::unique_ptr<CompiledModel::Impl> LoadVerified(std::shared_ptr<const void> by
   }
 }
 
-[[noreturn]] void ReadFailed(const std::string& path, int error) {
-  throw Error(error == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIoError,
-              fmt::format("{}: cannot read model file: {}", path, std::strerror(error)));
-}
-
 }  // namespace
 
 std::unique_ptr<CompiledModel::Impl> LoadGemFile(const std::string& path, const Options& overrides) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) ReadFailed(path, errno);
-  struct stat info {};
-  if (::fstat(fd, &info) != 0) {
-    int error = errno;
-    ::close(fd);
-    ReadFailed(path, error);
+  std::shared_ptr<const MappedFile> file = MappedFile::Open(path);
+  if (file->size() < kMinimalFileSize) {
+    throw Error(ErrorCode::kInvalidModel,
+                fmt::format("{}: corrupted or truncated model file ({} bytes)", path, file->size()));
   }
-  if (!S_ISREG(info.st_mode)) {
-    ::close(fd);
-    throw Error(ErrorCode::kIoError, fmt::format("{}: cannot read model file: not a regular file", path));
-  }
-  size_t size = static_cast<size_t>(info.st_size);
-  if (size < kMinimalFileSize) {
-    ::close(fd);
-    throw Error(ErrorCode::kInvalidModel, fmt::format("{}: corrupted or truncated model file ({} bytes)", path, size));
-  }
-  // A private read-only mapping: weights are paged in on demand and shared
-  // with other processes that load the same file.
-  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  int error = errno;
-  ::close(fd);
-  if (mapped == MAP_FAILED) ReadFailed(path, error);
-  std::shared_ptr<const void> bytes(mapped, [size](const void* data) { ::munmap(const_cast<void*>(data), size); });
-  return LoadVerified(std::move(bytes), size, path, overrides);
+  // Weights are paged in on demand and shared with other processes that load the same file.
+  const size_t size = file->size();
+  std::shared_ptr<const void> bytes(file, file->data());
+  return LoadVerified(std::move(bytes), size, path, overrides, std::move(file));
 }
 
 std::unique_ptr<CompiledModel::Impl> LoadGemBuffer(const void* data, size_t size, const std::string& origin,

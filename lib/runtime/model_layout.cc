@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "graph/mapped_file.h"
 #include "runtime/kernel_selection.h"
 
 namespace ge::runtime {
@@ -37,6 +38,17 @@ int IdOf(const std::unordered_map<const Value*, int>& id_of, const Value* value,
                                                       value->name(), graph.name()));
   }
   return it->second;
+}
+
+// The kernel of `node` is built: the constants it re-laid-out into memory of
+// its own are not read from the file again, and the ones it reads in place
+// come back from the page cache on first use. Handing the pages back keeps a
+// loaded model from holding both copies of its weights (ge run's peak RSS).
+void ReleaseConstantPages(const MappedFile& file, const Node& node) {
+  for (const Value* input : node.inputs()) {
+    const Tensor* constant = input != nullptr ? input->constant() : nullptr;
+    if (constant != nullptr) file.ReleasePages(constant->data(), constant->nbytes());
+  }
 }
 
 }  // namespace
@@ -121,6 +133,7 @@ void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::v
     }
     step.is_view = IsViewStep(step);
     step.workspace_bytes = step.kernel->WorkspaceBytes();
+    if (impl.weights_file) ReleaseConstantPages(*impl.weights_file, *node);
     scheduled[index] = true;
     impl.steps.push_back(std::move(step));
   }

@@ -29,6 +29,16 @@ void TranslateNode(ImportState& state, const onnx::NodeProto& proto, int index) 
   }
 }
 
+std::string InitializerLabel(const ImportState& state, const onnx::TensorProto& initializer) {
+  return fmt::format("{}: initializer '{}'", state.origin(), initializer.name());
+}
+
+void DefineInitializer(ImportState& state, const std::string& name, Tensor value,
+                       std::unordered_set<std::string>& names) {
+  state.Define(name, state.graph().AddConstant(name, std::move(value)));
+  names.insert(name);
+}
+
 }  // namespace
 
 std::string NodeName(const onnx::NodeProto& node, int index) {
@@ -44,12 +54,21 @@ void DeclareInferredTypes(ImportState& state, const onnx::GraphProto& graph) {
   }
 }
 
+
 std::unordered_set<std::string> DefineInitializers(ImportState& state, const onnx::GraphProto& graph) {
   std::unordered_set<std::string> names;
   for (const auto& initializer : graph.initializer()) {
-    Tensor value = TensorFromOnnx(initializer, fmt::format("{}: initializer '{}'", state.origin(), initializer.name()));
-    state.Define(initializer.name(), state.graph().AddConstant(initializer.name(), std::move(value)));
-    names.insert(initializer.name());
+    DefineInitializer(state, initializer.name(), TensorFromOnnx(initializer, InitializerLabel(state, initializer)),
+                      names);
+  }
+  return names;
+}
+
+std::unordered_set<std::string> TakeInitializers(ImportState& state, onnx::GraphProto& graph) {
+  std::unordered_set<std::string> names;
+  for (auto& initializer : *graph.mutable_initializer()) {
+    DefineInitializer(state, initializer.name(),
+                      TakeTensorFromOnnx(initializer, InitializerLabel(state, initializer)), names);
   }
   return names;
 }

@@ -20,6 +20,8 @@ std::string NodeName(const onnx::NodeProto& node, int index);
 void DeclareInferredTypes(ImportState& state, const onnx::GraphProto& graph);
 // Adds every initializer as a Const and returns their names.
 std::unordered_set<std::string> DefineInitializers(ImportState& state, const onnx::GraphProto& graph);
+// The same for a graph the import owns: the initializers' raw bytes move into the constants.
+std::unordered_set<std::string> TakeInitializers(ImportState& state, onnx::GraphProto& graph);
 // Translates the nodes in order and sets the graph outputs; the graph's
 // inputs must be defined already.
 void TranslateNodesAndOutputs(ImportState& state, const onnx::GraphProto& graph);

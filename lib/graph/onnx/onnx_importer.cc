@@ -97,12 +97,12 @@ void RejectUnsupportedGraphFeatures(const onnx::GraphProto& graph, const std::st
   }
 }
 
-std::unique_ptr<Graph> Translate(const onnx::ModelProto& model, int opset, const std::string& origin) {
-  const onnx::GraphProto& onnx_graph = model.graph();
+std::unique_ptr<Graph> Translate(onnx::ModelProto& model, int opset, const std::string& origin) {
+  onnx::GraphProto& onnx_graph = *model.mutable_graph();
   auto graph = std::make_unique<Graph>(onnx_graph.name().empty() ? "graph" : onnx_graph.name());
   ImportState state(*graph, origin, opset);
   DeclareInferredTypes(state, onnx_graph);
-  std::unordered_set<std::string> initializers = DefineInitializers(state, onnx_graph);
+  std::unordered_set<std::string> initializers = TakeInitializers(state, onnx_graph);
   for (const auto& input : onnx_graph.input()) {
     if (initializers.count(input.name())) continue;  // older exporters also list the weights as inputs
     std::optional<OnnxValueType> type = ValueTypeFromOnnx(input.type());
@@ -116,12 +116,9 @@ std::unique_ptr<Graph> Translate(const onnx::ModelProto& model, int opset, const
   return graph;
 }
 
-std::unique_ptr<Graph> Import(const void* data, size_t size, const std::filesystem::path& model_dir,
+// Takes the parsed model: the initializers' raw bytes move into the graph's constants.
+std::unique_ptr<Graph> Import(onnx::ModelProto model, const std::filesystem::path& model_dir,
                               const std::string& origin) {
-  if (data == nullptr && size > 0) {
-    throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: the model buffer is null", origin));
-  }
-  onnx::ModelProto model = ParseOnnxModel(data, size, origin);
   const int opset = DefaultDomainOpset(model, origin);
   RejectUnsupportedOps(model, opset, origin);
   RejectUnsupportedGraphFeatures(model.graph(), origin);
@@ -134,15 +131,17 @@ std::unique_ptr<Graph> Import(const void* data, size_t size, const std::filesyst
 }  // namespace
 
 std::unique_ptr<Graph> ImportOnnxFile(const std::string& path) {
-  const std::string bytes = ReadFileBytes(path);
   std::filesystem::path model_dir = std::filesystem::path(path).parent_path();
   if (model_dir.empty()) model_dir = ".";
-  return Import(bytes.data(), bytes.size(), model_dir, path);
+  return Import(ParseOnnxFile(path), model_dir, path);
 }
 
 std::unique_ptr<Graph> ImportOnnxBuffer(const void* data, size_t size, const std::string& base_dir,
                                         const std::string& origin) {
-  return Import(data, size, base_dir, origin);
+  if (data == nullptr && size > 0) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: the model buffer is null", origin));
+  }
+  return Import(ParseOnnxModel(data, size, origin), base_dir, origin);
 }
 
 }  // namespace ge

@@ -4,34 +4,12 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include <cerrno>
 #include <climits>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include "ge/error.h"
+#include "graph/mapped_file.h"
 
 namespace ge::onnx_import {
-
-std::string ReadFileBytes(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    throw Error(ErrorCode::kNotFound, fmt::format("{}: no such ONNX model file", path.string()));
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    throw Error(ErrorCode::kIoError, fmt::format("{}: is a directory, not an ONNX model file", path.string()));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(ErrorCode::kIoError, fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
-  }
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    throw Error(ErrorCode::kIoError, fmt::format("{}: reading failed: {}", path.string(), std::strerror(errno)));
-  }
-  return bytes;
-}
 
 onnx::ModelProto ParseOnnxModel(const void* data, size_t size, const std::string& origin) {
   if (size > static_cast<size_t>(INT_MAX)) {
@@ -54,6 +32,18 @@ onnx::ModelProto ParseOnnxModel(const void* data, size_t size, const std::string
                             origin));
   }
   return model;
+}
+
+onnx::ModelProto ParseOnnxFile(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    throw Error(ErrorCode::kNotFound, fmt::format("{}: no such ONNX model file", path.string()));
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    throw Error(ErrorCode::kIoError, fmt::format("{}: is a directory, not an ONNX model file", path.string()));
+  }
+  const std::shared_ptr<const MappedFile> file = MappedFile::Open(path.string());
+  return ParseOnnxModel(file->data(), file->size(), path.string());
 }
 
 void CheckOnnxModel(const onnx::ModelProto& model, const std::string& origin) {

@@ -10,12 +10,14 @@
 
 namespace ge::onnx_import {
 
-// The bytes of a model file. Errors (kNotFound, kIoError) name the path.
-std::string ReadFileBytes(const std::filesystem::path& path);
-
 // Parses a ModelProto; a truncated or garbage buffer gives kInvalidModel
 // "<origin>: not a valid ONNX model: ...".
 onnx::ModelProto ParseOnnxModel(const void* data, size_t size, const std::string& origin);
+
+// Parses a model file, read through a mapping that is gone when this returns
+// (the file's bytes never sit in memory next to the parsed message for
+// longer than the parse). Errors (kNotFound, kIoError) name the path.
+onnx::ModelProto ParseOnnxFile(const std::filesystem::path& path);
 
 // Runs onnx::checker::check_model; its complaints become kInvalidModel naming origin.
 void CheckOnnxModel(const onnx::ModelProto& model, const std::string& origin);

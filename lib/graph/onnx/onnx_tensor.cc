@@ -81,6 +81,38 @@ void CopyTypedData(const TensorProto& proto, Tensor& tensor, const std::string& 
   throw Error(ErrorCode::kInternal, fmt::format("{}: no typed data field for ONNX dtype {}", what, proto.data_type()));
 }
 
+struct CheckedTensorType {
+  DataType dtype;
+  Shape shape;
+};
+
+// The tensor's dtype and shape, once its stored data is known to fit them.
+CheckedTensorType CheckOnnxTensor(const TensorProto& proto, const std::string& what) {
+  if (proto.data_location() == TensorProto::EXTERNAL) {
+    throw Error(ErrorCode::kInternal, fmt::format("{}: external data was not loaded before conversion", what));
+  }
+  std::optional<DataType> dtype = DataTypeFromOnnx(proto.data_type());
+  if (!dtype) {
+    const char* name = TensorProto::DataType_IsValid(proto.data_type())
+                           ? TensorProto::DataType_Name(static_cast<TensorProto::DataType>(proto.data_type())).c_str()
+                           : "invalid";
+    throw Error(ErrorCode::kUnsupported,
+                fmt::format("{}: tensors of ONNX dtype {} ({}) cannot be imported", what, name, proto.data_type()));
+  }
+  const int64_t count = CheckedElementCount(proto, what);
+  Shape shape(std::vector<int64_t>(proto.dims().begin(), proto.dims().end()));
+  const int64_t stored = StoredElementCount(proto, *dtype);
+  if (stored != count || (proto.has_raw_data() && proto.raw_data().size() % DataTypeSize(*dtype) != 0)) {
+    throw Error(ErrorCode::kInvalidModel,
+                fmt::format("{}: {} has {} but dims {} of {} need {} elements", what,
+                            proto.has_raw_data() ? "raw_data" : "the typed data field",
+                            proto.has_raw_data() ? fmt::format("{} bytes", proto.raw_data().size())
+                                                 : fmt::format("{} values", stored),
+                            shape.ToString(), DataTypeName(*dtype), count));
+  }
+  return {*dtype, std::move(shape)};
+}
+
 }  // namespace
 
 std::optional<DataType> DataTypeFromOnnx(int32_t onnx_type) {
@@ -104,30 +136,10 @@ std::optional<DataType> DataTypeFromOnnx(int32_t onnx_type) {
   }
 }
 
+
 Tensor TensorFromOnnx(const TensorProto& proto, const std::string& what) {
-  if (proto.data_location() == TensorProto::EXTERNAL) {
-    throw Error(ErrorCode::kInternal, fmt::format("{}: external data was not loaded before conversion", what));
-  }
-  std::optional<DataType> dtype = DataTypeFromOnnx(proto.data_type());
-  if (!dtype) {
-    const char* name = TensorProto::DataType_IsValid(proto.data_type())
-                           ? TensorProto::DataType_Name(static_cast<TensorProto::DataType>(proto.data_type())).c_str()
-                           : "invalid";
-    throw Error(ErrorCode::kUnsupported,
-                fmt::format("{}: tensors of ONNX dtype {} ({}) cannot be imported", what, name, proto.data_type()));
-  }
-  const int64_t count = CheckedElementCount(proto, what);
-  const Shape shape(std::vector<int64_t>(proto.dims().begin(), proto.dims().end()));
-  const int64_t stored = StoredElementCount(proto, *dtype);
-  if (stored != count || (proto.has_raw_data() && proto.raw_data().size() % DataTypeSize(*dtype) != 0)) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: {} has {} but dims {} of {} need {} elements", what,
-                            proto.has_raw_data() ? "raw_data" : "the typed data field",
-                            proto.has_raw_data() ? fmt::format("{} bytes", proto.raw_data().size())
-                                                 : fmt::format("{} values", stored),
-                            shape.ToString(), DataTypeName(*dtype), count));
-  }
-  Tensor tensor(*dtype, shape);
+  CheckedTensorType type = CheckOnnxTensor(proto, what);
+  Tensor tensor(type.dtype, std::move(type.shape));
   if (proto.has_raw_data()) {
     // ONNX raw_data is little-endian, like every host ge runs on.
     std::memcpy(tensor.data(), proto.raw_data().data(), tensor.nbytes());
@@ -135,6 +147,16 @@ Tensor TensorFromOnnx(const TensorProto& proto, const std::string& what) {
     CopyTypedData(proto, tensor, what);
   }
   return tensor;
+}
+
+Tensor TakeTensorFromOnnx(TensorProto& proto, const std::string& what) {
+  if (!proto.has_raw_data() || proto.raw_data().empty()) return TensorFromOnnx(proto, what);
+  CheckedTensorType type = CheckOnnxTensor(proto, what);
+  // The string's heap buffer becomes the tensor's: moving a std::string keeps its data pointer.
+  auto bytes = std::make_shared<const std::string>(std::move(*proto.mutable_raw_data()));
+  proto.clear_raw_data();
+  const void* data = bytes->data();
+  return Tensor::View(type.dtype, std::move(type.shape), data, std::move(bytes));
 }
 
 std::optional<OnnxValueType> ValueTypeFromOnnx(const onnx::TypeProto& type) {

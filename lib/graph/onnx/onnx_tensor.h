@@ -22,6 +22,10 @@ std::optional<DataType> DataTypeFromOnnx(int32_t onnx_type);
 // External data must have been inlined first (see onnx_external_data.h).
 // `what` names the tensor in errors, e.g. "model.onnx: initializer 'w'".
 Tensor TensorFromOnnx(const onnx::TensorProto& proto, const std::string& what);
+// The same, but a raw_data buffer is taken over instead of copied (the
+// proto's raw_data is left empty): large models are not held twice while
+// they import. The tensor is then a view, aligned as the heap aligns strings.
+Tensor TakeTensorFromOnnx(onnx::TensorProto& proto, const std::string& what);
 
 // dtype and shape of an ONNX value's type. Dims given by name (dim_param) or not
 // given at all are Shape::kUnknownDim; a type without a shape has unknown rank.
