@@ -12,10 +12,10 @@
 namespace ge::runtime {
 
 // The newest format this build reads and writes. Version 2 added dynamic
-// models (an empty plan marked `dynamic`, unknown dims in values); a model
-// with a plan is still written as version 1, so older readers load it.
-inline constexpr uint32_t kGemFormatVersion = 2;
-inline constexpr uint32_t kGemPlannedFormatVersion = 1;
+// models (an empty plan marked `dynamic`, unknown dims in values); version 3
+// changed only the checksum (gem_checksum.h), which now hashes four words at
+// a time. Versions 1 and 2 still load.
+inline constexpr uint32_t kGemFormatVersion = 3;
 
 // Writes "<path>.tmp" and renames it to `path`, so the file appears whole or
 // not at all. Throws ge::Error (kIoError naming the path; kUnsupported for

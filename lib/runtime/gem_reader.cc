@@ -309,7 +309,9 @@ const gem::Model& CheckFile(const uint8_t* data, size_t size) {
   }
   if (stamp.format_version() == 0) Corrupted(" (format version 0)");
   size_t checksum_offset = static_cast<size_t>(reinterpret_cast<const uint8_t*>(&stamp) - data);
-  if (GemChecksum(data, size, checksum_offset) != stamp.checksum()) Corrupted(" (checksum mismatch)");
+  if (GemChecksum(data, size, checksum_offset, stamp.format_version()) != stamp.checksum()) {
+    Corrupted(" (checksum mismatch)");
+  }
   return model;
 }
 

@@ -129,7 +129,7 @@ class GemBuilder {
     weights_.CopyInto(blob);
 
     // The checksum is filled in after Finish.
-    gem::Stamp stamp(0, impl_.dynamic ? kGemFormatVersion : kGemPlannedFormatVersion);
+    gem::Stamp stamp(0, kGemFormatVersion);
     auto header = gem::CreateHeader(builder_, &stamp, builder_.CreateString(fmt::format("ge {}", GE_VERSION_STRING)),
                                     builder_.CreateString(impl_.device_name), builder_.CreateString(HostIsa()));
     auto graph = BuildGraph(*impl_.graph, numbering_);
@@ -248,7 +248,8 @@ class GemBuilder {
     const gem::Stamp* stamp = gem::GetModel(buffer)->header()->stamp();
     auto* stamp_bytes = reinterpret_cast<uint8_t*>(const_cast<gem::Stamp*>(stamp));
     size_t checksum_offset = static_cast<size_t>(stamp_bytes - buffer);  // the checksum is the Stamp's first field
-    gem::Stamp sealed(GemChecksum(buffer, builder_.GetSize(), checksum_offset), stamp->format_version());
+    gem::Stamp sealed(GemChecksum(buffer, builder_.GetSize(), checksum_offset, stamp->format_version()),
+                      stamp->format_version());
     std::memcpy(stamp_bytes, &sealed, sizeof(sealed));
   }
 

@@ -10,6 +10,7 @@
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
 #include "ge/error.h"
+#include "runtime/gem_checksum.h"
 #include "runtime/gem_file.h"
 #include "test_models.h"
 #include "test_support.h"
@@ -214,7 +215,7 @@ TEST_CASE("gem: weights are 64-byte aligned in the file", "[gem]") {
   const ge::gem::Model* model = ge::gem::GetModel(data);
   REQUIRE(model->weights() != nullptr);
   CHECK((model->weights()->data() - data) % 64 == 0);
-  CHECK(model->header()->stamp()->format_version() == ge::runtime::kGemPlannedFormatVersion);
+  CHECK(model->header()->stamp()->format_version() == ge::runtime::kGemFormatVersion);
   CHECK(model->header()->target_device()->str() == "cpu");
   CHECK_THAT(model->header()->producer()->str(), Catch::StartsWith("ge "));
   size_t tensors = 0;
@@ -333,6 +334,28 @@ TEST_CASE("gem: a newer format version is unsupported, naming both versions", "[
   WriteBytes(path, bytes);
   auto [code, message] = LoadError(path);
   CHECK(code == ErrorCode::kUnsupported);
-  CHECK_THAT(message, Catch::Contains(path.string()) && Catch::Contains("version 3") && Catch::Contains("version 2"));
+  CHECK_THAT(message, Catch::Contains(path.string()) && Catch::Contains("version 4") && Catch::Contains("version 3"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gem: files of versions 1 and 2, sealed with the chained checksum, still load", "[gem]") {
+  auto compiled = CompiledModel::Compile(ge::test::MlpModel().Build());
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-old-versions");
+  std::filesystem::path path = dir / "mlp.gem";
+  compiled->Save(path.string());
+  for (uint32_t version : {1u, 2u}) {
+    std::string bytes = ReadBytes(path);
+    auto* data = reinterpret_cast<uint8_t*>(bytes.data());
+    const ge::gem::Stamp* stamp = ge::gem::GetModel(data)->header()->stamp();
+    const size_t checksum_offset = reinterpret_cast<const uint8_t*>(stamp) - data;
+    const ge::gem::Stamp unsealed(0, version);
+    std::memcpy(const_cast<ge::gem::Stamp*>(stamp), &unsealed, sizeof(unsealed));
+    const ge::gem::Stamp sealed(ge::runtime::GemChecksum(data, bytes.size(), checksum_offset, version), version);
+    std::memcpy(const_cast<ge::gem::Stamp*>(stamp), &sealed, sizeof(sealed));
+    INFO("format version " << version);
+    CHECK(LoadFromMemoryError(bytes) == ErrorCode::kOk);
+    // The version-3 checksum of the same bytes is another number: the version picks the algorithm.
+    CHECK(ge::runtime::GemChecksum(data, bytes.size(), checksum_offset, 3) != sealed.checksum());
+  }
   std::filesystem::remove_all(dir);
 }
