@@ -7,14 +7,15 @@
 # env:   GE (default build/default/tools/ge), ITERS (default 50), ORT_BENCH
 #
 # Each model and thread count runs ge, then ORT, then the next pair (interleaved).
-# Latency: median of ITERS runs after 3 warm-up runs. ORT's peak RSS is that of a
-# whole node process, so its baseline (node before loading the model) is
-# subtracted; ge's is the whole `ge run MODEL.onnx` process, as a user sees it.
+# Latency: median of ITERS runs after 3 warm-up runs. Memory (peak RSS, MB): ORT's
+# is node's peak minus its baseline (node with onnxruntime imported, before the
+# model); "ge MB" is the whole `ge run MODEL.onnx` process, "ge-base" the same
+# minus ge's own baseline (like ORT's), ".gem MB" the whole `ge run MODEL.gem`.
 # compile: ge's import + compile from ONNX; ORT load: its session creation;
 # .gem load: `ge run` on the .gem that `ge compile` wrote.
 set -euo pipefail
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 
 threads_list=1 json=0 models=()
 while [[ $# -gt 0 ]]; do
@@ -69,6 +70,7 @@ print(json.dumps({
     "model": os.path.basename(model).removesuffix(".onnx"), "threads": int(threads),
     "ge_ms": ge["latency_ms"]["median"], "ort_ms": ort["median_ms"],
     "ge_rss_mb": ge["peak_rss_mb"], "ort_rss_mb": ort["peak_rss_mb"] - ort["baseline_rss_mb"],
+    "ge_model_rss_mb": ge["peak_rss_mb"] - ge["baseline_rss_mb"], "gem_rss_mb": gem["peak_rss_mb"],
     "ge_compile_ms": ge["compile_ms"], "ort_load_ms": ort["load_ms"], "gem_load_ms": gem["compile_ms"],
 }))
 PY
@@ -81,18 +83,21 @@ iters, as_json, path = int(sys.argv[1]), sys.argv[2] == "1", sys.argv[3]
 rows = [json.loads(line) for line in open(path)]
 for row in rows:
     row["latency_ratio"] = row["ge_ms"] / row["ort_ms"]
-    row["rss_ratio"] = row["ge_rss_mb"] / row["ort_rss_mb"] if row["ort_rss_mb"] > 0 else None
+    for key in ("ge_rss_mb", "ge_model_rss_mb", "gem_rss_mb"):
+        row[key.replace("_mb", "_ratio")] = row[key] / row["ort_rss_mb"] if row["ort_rss_mb"] > 0 else None
 if as_json:
     print(json.dumps({"iters": iters, "rows": rows}))
     sys.exit(0)
-head = ("model", "thr", "ge ms", "ORT ms", "ratio", "ge MB", "ORT MB", "ratio", "compile ms", "ORT load ms", ".gem ms")
-widths = (16, 4, 9, 9, 7, 8, 8, 7, 11, 12, 8)
+head = ("model", "thr", "ge ms", "ORT ms", "ratio", "ORT MB", "ge MB", "ratio", "ge-base", "ratio", ".gem MB",
+        "ratio", "compile ms", "ORT load", ".gem ms")
+widths = (15, 4, 8, 8, 7, 8, 7, 7, 8, 7, 8, 7, 11, 9, 8)
+share = lambda ratio: f"{ratio:.2f}" if ratio is not None else "n/a"
 print("".join(f"{h:>{w}}" if i else f"{h:<{w}}" for i, (h, w) in enumerate(zip(head, widths))))
 for r in rows:
-    rss_ratio = f"{r['rss_ratio']:.2f}" if r["rss_ratio"] is not None else "n/a"
     cells = (r["model"], r["threads"], f"{r['ge_ms']:.2f}", f"{r['ort_ms']:.2f}", f"{r['latency_ratio']:.2f}",
-             f"{r['ge_rss_mb']:.1f}", f"{r['ort_rss_mb']:.1f}", rss_ratio, f"{r['ge_compile_ms']:.1f}",
-             f"{r['ort_load_ms']:.1f}", f"{r['gem_load_ms']:.1f}")
+             f"{r['ort_rss_mb']:.1f}", f"{r['ge_rss_mb']:.1f}", share(r["ge_rss_ratio"]), f"{r['ge_model_rss_mb']:.1f}",
+             share(r["ge_model_rss_ratio"]), f"{r['gem_rss_mb']:.1f}", share(r["gem_rss_ratio"]),
+             f"{r['ge_compile_ms']:.1f}", f"{r['ort_load_ms']:.1f}", f"{r['gem_load_ms']:.1f}")
     print("".join(f"{c:>{w}}" if i else f"{c:<{w}}" for i, (c, w) in enumerate(zip(cells, widths))))
-print(f"median of {iters} runs after 3 warm-up; RSS ratio against ORT's peak minus its baseline")
+print(f"median of {iters} runs after 3 warm-up; memory ratios against ORT MB (its peak minus its baseline)")
 PY

@@ -98,7 +98,7 @@ std::vector<std::string> WriteOutputs(const std::string& dir, const std::vector<
 }
 
 void PrintJson(const LoadedModel& loaded, const RunResult& run, const LatencyStats& latency,
-               const std::vector<std::string>& files) {
+               const std::vector<std::string>& files, double baseline_rss_mb) {
   const CompiledModel& model = *loaded.model;
   JsonWriter json;
   json.BeginObject();
@@ -110,6 +110,7 @@ void PrintJson(const LoadedModel& loaded, const RunResult& run, const LatencySta
   json.EndObject();
   json.Key("runs").Int(static_cast<int64_t>(run.latencies_ms.size()));
   json.Key("peak_rss_mb").Number(PeakRssMegabytes());
+  json.Key("baseline_rss_mb").Number(baseline_rss_mb);
   json.Key("memory");
   WriteMemorySummary(json, model.memory());
   json.Key("outputs").BeginArray();
@@ -129,7 +130,7 @@ void PrintJson(const LoadedModel& loaded, const RunResult& run, const LatencySta
 }
 
 void PrintHuman(const std::string& path, const LoadedModel& loaded, const RunResult& run, const LatencyStats& latency,
-                int64_t warmup, const std::vector<std::string>& files) {
+                int64_t warmup, const std::vector<std::string>& files, double baseline_rss_mb) {
   const CompiledModel& model = *loaded.model;
   std::printf("model     %s (%s in %.1f ms, device %s)\n", path.c_str(),
               loaded.format == ModelFormat::kGem ? "loaded" : "compiled", loaded.prepare_ms,
@@ -144,7 +145,7 @@ void PrintHuman(const std::string& path, const LoadedModel& loaded, const RunRes
   for (const std::string& file : files) std::printf("  wrote %s\n", file.c_str());
   std::printf("latency   median %.3f ms, p90 %.3f ms, min %.3f ms (%zu runs after %lld warm-up)\n", latency.median,
               latency.p90, latency.min, run.latencies_ms.size(), static_cast<long long>(warmup));
-  std::printf("peak RSS  %.1f MB\n", PeakRssMegabytes());
+  std::printf("peak RSS  %.1f MB (%.1f MB before the model was loaded)\n", PeakRssMegabytes(), baseline_rss_mb);
   std::printf("memory    %s\n", FormatMemorySummary(model.memory()).c_str());
 }
 
@@ -156,6 +157,9 @@ int Run(const ParsedArgs& args) {
   for (const std::string& text : args.Values("input")) input_files.insert(SplitKeyValue(text, "input"));
   const Options options = CollectOptions(args);
 
+  // The process with ge's libraries loaded and initialized, before the model:
+  // what the model itself costs is the peak minus this.
+  const double baseline_rss_mb = PeakRssMegabytes();
   Progress progress;
   const LoadedModel loaded = LoadModel(path, options, progress);
   const std::vector<Tensor> inputs = MakeInputs(loaded.model->inputs(), input_files, kInputSeed);
@@ -166,9 +170,9 @@ int Run(const ParsedArgs& args) {
       args.Has("output-dir") ? WriteOutputs(args.Value("output-dir"), loaded.model->outputs(), run.outputs)
                              : std::vector<std::string>{};
   if (args.Has("json")) {
-    PrintJson(loaded, run, latency, files);
+    PrintJson(loaded, run, latency, files, baseline_rss_mb);
   } else {
-    PrintHuman(path, loaded, run, latency, warmup, files);
+    PrintHuman(path, loaded, run, latency, warmup, files, baseline_rss_mb);
   }
   return 0;
 }
