@@ -84,7 +84,9 @@ class PassManager {
 
   // The built-in pipeline: shape inference, identity removal, constant
   // folding, Conv+BatchNorm folding, precision-mode casts,
-  // implementation-mode selection, dead-code elimination.
+  // implementation-mode selection, the LayerNorm / Gelu / MatMul-bias
+  // fusions, the CPU's convolution post-op fusion and NHWC layout, and
+  // dead-code elimination (builtin_passes.h has one line on each).
   static PassManager WithBuiltinPasses();
 
  private:

@@ -152,6 +152,14 @@ PassManager BuiltinPassesOnly() {
   // Before impl_mode: kernels' modes depend on the dtype a node computes in.
   manager.Register(PassStage::kPrecision, passes::MakePrecisionModePass());
   manager.Register(PassStage::kPrecision, passes::MakeImplModePass());
+  // After impl_mode: a fused node takes over the modes its nodes were given
+  // (passes/pattern_fusion.h), and after the casts, which fix the dtypes.
+  manager.Register(PassStage::kPrecision, passes::MakeLayerNormFusionPass());
+  manager.Register(PassStage::kPrecision, passes::MakeGeluFusionPass());
+  manager.Register(PassStage::kPrecision, passes::MakeMatMulBiasFusionPass());
+  // First in the stage: layout rewrites after it see the fused convolutions.
+  manager.Register(PassStage::kFinal, passes::MakeConvPostOpFusionPass());
+  manager.Register(PassStage::kFinal, passes::MakeNhwcLayoutPass());
   manager.Register(PassStage::kFinal, passes::MakeDeadCodeEliminationPass());
   return manager;
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "quant/device_rewrites.h"
 
 namespace ge::quant {
 namespace {
@@ -54,14 +55,14 @@ std::vector<const Value*> NamedValues(const Graph& graph, const std::vector<std:
 }  // namespace
 
 ActivationCapture::ActivationCapture(const Graph& graph, const Options& options)
-    : optimized_(CompiledModel::Compile(graph.Clone(), options)) {
-  Build(NonConstantValues(optimized_->graph()), options);
+    : optimized_(CompiledModel::Compile(graph.Clone(), WithoutDeviceRewrites(options))) {
+  Build(NonConstantValues(optimized_->graph()), WithoutDeviceRewrites(options));
 }
 
 ActivationCapture::ActivationCapture(const Graph& graph, const std::vector<std::string>& value_names,
                                      const Options& options)
-    : optimized_(CompiledModel::Compile(graph.Clone(), options)) {
-  Build(NamedValues(optimized_->graph(), value_names), options);
+    : optimized_(CompiledModel::Compile(graph.Clone(), WithoutDeviceRewrites(options))) {
+  Build(NamedValues(optimized_->graph(), value_names), WithoutDeviceRewrites(options));
 }
 
 void ActivationCapture::Build(const std::vector<const Value*>& wanted, const Options& options) {

@@ -15,6 +15,7 @@
 #include "quant/auto_fallback.h"
 #include "quant/calibration.h"
 #include "quant/deploy_rewrite.h"
+#include "quant/device_rewrites.h"
 #include "quant/layer_support.h"
 #include "quant/quant_config.h"
 #include "quant/quant_record.h"
@@ -26,9 +27,9 @@ using namespace quant;
 
 // The float graph as the runtime optimizes it (BatchNorm folded into
 // convolutions, constants folded, shapes inferred): quantization works on the
-// layers that will actually run.
+// layers that will actually run, still in the device-independent form.
 std::unique_ptr<Graph> PrepareFloatGraph(const Graph& graph, const Options& options) {
-  return CompiledModel::Compile(graph.Clone(), options)->graph().Clone();
+  return CompiledModel::Compile(graph.Clone(), WithoutDeviceRewrites(options))->graph().Clone();
 }
 
 void CheckLayerNames(const QuantConfig& config, const Graph& graph, const std::string& path) {

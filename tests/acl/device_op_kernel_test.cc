@@ -187,5 +187,18 @@ TEST_CASE("AclOpKernel refuses an unknown data_format naming the valid ones", "[
   CHECK_THAT(message, Catch::Contains("relu") && Catch::Contains("CHWN") && Catch::Contains("NCHW"));
 }
 
+TEST_CASE("AclOpKernel refuses a node carrying ops the CPU fused into it", "[acl]") {
+  GraphBuilder b("fused");
+  b.Output(b.Relu(b.Input("x", DataType::kFloat, {1, 1, 2, 2}), "conv_like"));
+  std::unique_ptr<Graph> graph = b.Build();
+  Node* node = graph->FindNode("conv_like");
+  node->attrs().Set("_fused_activation", std::string("Relu"));
+  std::unique_ptr<device::Device> device = device::CreateAclDevice(0);
+  auto [code, message] = ErrorOf([&] { device::acl::AclOpKernel kernel(*node); });
+  CHECK(code == ErrorCode::kUnsupported);
+  CHECK_THAT(message, Catch::Contains("conv_like") && Catch::Contains("_fused_activation") &&
+                          Catch::Contains("conv_post_op_fusion"));
+}
+
 }  // namespace
 }  // namespace ge::test

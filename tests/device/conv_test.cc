@@ -97,7 +97,7 @@ TEST_CASE("Conv2D rejects inconsistent channels naming the node", "[device][conv
   node->attrs().Set("offset_x", int64_t{0});
   SetOutput(node, 0, DataType::kFloat, {1, 4, 3, 3});
   CHECK_THROWS_WITH(RunCpuKernel(*node, {}), Catch::Contains("bad_conv") && Catch::Contains("groups"));
-  node->attrs().Set("data_format", std::string("NHWC"));
+  node->attrs().Set("data_format", std::string("HWCN"));
   CHECK_THROWS_WITH(RunCpuKernel(*node, {}), Catch::Contains("data_format"));
 }
 

@@ -206,9 +206,11 @@ TEST_CASE("Every op of docs/op-set.md is registered") {
 
 TEST_CASE("Schemas declare the documented ports and defaults") {
   const ge::OpSchema& conv = Schema("Conv2D");
-  REQUIRE(conv.inputs().size() == 4);
+  REQUIRE(conv.inputs().size() == 5);
   CHECK(conv.inputs()[2].name == "bias");
   CHECK(conv.inputs()[2].arity == ge::Arity::kOptional);
+  CHECK(conv.inputs()[4].name == "fused_addend");  // CPU-internal (conv_post_op_fusion)
+  CHECK(conv.inputs()[4].arity == ge::Arity::kOptional);
   REQUIRE(conv.FindAttr("strides") != nullptr);
   CHECK(conv.FindAttr("strides")->required);
   CHECK(conv.FindAttr("strides")->type == AttrType::kInts);
@@ -264,9 +266,9 @@ TEST_CASE("CheckArity counts required, optional and dynamic ports") {
   CHECK_THAT(ErrorOf([&] { Schema("Conv2D").CheckArity(*t.graph.AddNode("Conv2D", "one", {x})); }),
              Catch::Contains("node 'one' (Conv2D)") && Catch::Contains("'filter'"));
   CHECK_THAT(ErrorOf([&] {
-               Schema("Conv2D").CheckArity(*t.graph.AddNode("Conv2D", "five", {x, w, w, w, w}));
+               Schema("Conv2D").CheckArity(*t.graph.AddNode("Conv2D", "six", {x, w, w, w, w, w}));
              }),
-             Catch::Contains("node 'five' (Conv2D)") && Catch::Contains("has 5 inputs"));
+             Catch::Contains("node 'six' (Conv2D)") && Catch::Contains("has 6 inputs"));
   CHECK_THAT(ErrorOf([&] {
                Schema("Conv2D").CheckArity(*t.graph.AddNode("Conv2D", "hole", {x, nullptr}));
              }),

@@ -21,7 +21,7 @@ TEST_CASE("The built-in pipeline removes identities, folds constants and dead co
   PassContext ctx;
   ctx.evaluator = &evaluator;
   std::vector<PassTiming> timings = PassManager::WithBuiltinPasses().Run(graph, ctx, {});
-  CHECK(timings.size() == 7);
+  CHECK(timings.size() == PassManager::WithBuiltinPasses().PassNames().size());  // every pass ran
 
   std::vector<std::string> op_types;
   for (const Node* node : graph.TopologicalOrder()) op_types.push_back(node->op_type());

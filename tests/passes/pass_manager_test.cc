@@ -185,7 +185,9 @@ TEST_CASE("PassManager reports an unwritable dump directory as an IO error namin
 TEST_CASE("The built-in pipeline registers the documented passes in run order") {
   CHECK(PassManager::WithBuiltinPasses().PassNames() ==
         std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold",
-                                 "precision_mode", "impl_mode", "dead_code_elimination"});
+                                 "precision_mode", "impl_mode", "layer_norm_fusion", "gelu_fusion",
+                                 "matmul_bias_fusion", "conv_post_op_fusion", "nhwc_layout",
+                                 "dead_code_elimination"});
 }
 
 TEST_CASE("PassStageName names every stage") {

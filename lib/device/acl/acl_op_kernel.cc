@@ -7,6 +7,7 @@
 #include "device/acl/acl_error.h"
 #include "device/acl/acl_stream.h"
 #include "ge/error.h"
+#include "graph/conv_post_ops.h"
 
 namespace ge::device::acl {
 
@@ -90,6 +91,12 @@ void SetAttr(aclopAttr* attr, const std::string& name, const AttrValue& value, c
 OpAttrPtr MakeAttr(const Node& node) {
   OpAttrPtr attr(CheckAclCreated(aclopCreateAttr(), "aclopCreateAttr", node.Describe()));
   for (const auto& [name, value] : node.attrs().entries()) {
+    if (name.starts_with(kFusedAttrPrefix)) {
+      throw Error(ErrorCode::kUnsupported,
+                  fmt::format("{}: attribute '{}' holds ops the CPU fused into it (conv_post_op_fusion); the ACL "
+                              "device cannot run them: compile the original graph for this device",
+                              node.Describe(), name));
+    }
     if (name.starts_with('_')) continue;  // ge's bookkeeping (impl mode, precision reasons), not op attributes
     SetAttr(attr.get(), name, value, node);
   }

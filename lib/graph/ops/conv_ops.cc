@@ -1,5 +1,6 @@
-// Convolutions: Conv2D and Conv2DTranspose (NCHW), Conv3D and Conv3DTranspose
-// (NCDHW). One inference function per kind serves both spatial ranks.
+// Convolutions: Conv2D (NCHW or NHWC) and Conv2DTranspose (NCHW), Conv3D and
+// Conv3DTranspose (NCDHW). One inference function per kind serves both
+// spatial ranks. The filter is [Cout, Cin/groups, k...] in every layout.
 #include <fmt/format.h>
 
 #include "graph/ops/infer_helpers.h"
@@ -19,10 +20,9 @@ struct ConvParams {
   int64_t groups;
 };
 
-ConvParams ReadConvParams(InferContext& ctx, size_t spatial) {
-  infer::RequireDataFormat(ctx, spatial);
-  ConvParams p{infer::SpatialValues(ctx, "strides", spatial), infer::SpatialValues(ctx, "dilations", spatial),
-               infer::SpatialPads(ctx, spatial), infer::Attr<int64_t>(ctx, "groups")};
+ConvParams ReadConvParams(InferContext& ctx, const WindowLayout& layout) {
+  ConvParams p{infer::SpatialValues(ctx, "strides", layout), infer::SpatialValues(ctx, "dilations", layout),
+               infer::SpatialPads(ctx, layout.spatial), infer::Attr<int64_t>(ctx, "groups")};
   if (p.groups < 1) ctx.Fail(fmt::format("attribute 'groups' must be >= 1, got {}", p.groups));
   return p;
 }
@@ -47,16 +47,18 @@ void CheckGroups(InferContext& ctx, int64_t channels, int64_t groups, const char
   }
 }
 
-// x [N, Cin, spatial...], filter [Cout, Cin/groups, k...] -> y's shape [N, Cout, out...].
-Shape InferConvShape(InferContext& ctx, size_t spatial, size_t bias_input) {
-  const ConvParams p = ReadConvParams(ctx, spatial);
-  const size_t rank = spatial + 2;
+// x [N, Cin, spatial...], filter [Cout, Cin/groups, k...] -> y's shape [N, Cout, out...]; with NHWC
+// (allow_channels_last) x [N, spatial..., Cin] -> y [N, out..., Cout].
+Shape InferConvShape(InferContext& ctx, size_t spatial, size_t bias_input, bool allow_channels_last) {
+  const WindowLayout layout = infer::ReadWindowLayout(ctx, spatial, allow_channels_last);
+  const ConvParams p = ReadConvParams(ctx, layout);
+  const size_t rank = layout.rank();
   const Shape x = infer::WithRank(ctx.input_shape(0), rank);
   const Shape filter = infer::WithRank(ctx.input_shape(1), rank);
   infer::RequireRank(ctx, x, rank, "x");
   infer::RequireRank(ctx, filter, rank, "filter");
 
-  const int64_t cin = x.dim(1);
+  const int64_t cin = x.dim(layout.channel_axis());
   const int64_t cout = filter.dim(0);
   CheckGroups(ctx, cin, p.groups, "input channels");
   CheckGroups(ctx, cout, p.groups, "output channels");
@@ -69,12 +71,12 @@ Shape InferConvShape(InferContext& ctx, size_t spatial, size_t bias_input) {
   // An unknown kernel size leaves the spatial dims unknown.
   std::vector<int64_t> dims(rank, Shape::kUnknownDim);
   dims[0] = x.dim(0);
-  dims[1] = cout;
+  dims[layout.channel_axis()] = cout;
   if (KernelKnown(filter)) {
     for (size_t a = 0; a < spatial; ++a) {
-      dims[a + 2] = infer::Guarded(ctx, fmt::format("output {}", infer::SpatialName(a, spatial)), [&] {
-        return ConvOutputDim(x.dim(a + 2), filter.dim(a + 2), p.strides[a], p.pads[2 * a], p.pads[2 * a + 1],
-                             p.dilations[a]);
+      dims[layout.spatial_axis(a)] = infer::Guarded(ctx, fmt::format("output {}", infer::SpatialName(a, spatial)), [&] {
+        return ConvOutputDim(x.dim(layout.spatial_axis(a)), filter.dim(a + 2), p.strides[a], p.pads[2 * a],
+                             p.pads[2 * a + 1], p.dilations[a]);
       });
     }
   }
@@ -82,7 +84,7 @@ Shape InferConvShape(InferContext& ctx, size_t spatial, size_t bias_input) {
 }
 
 void InferConv(InferContext& ctx, size_t spatial) {
-  const Shape y = InferConvShape(ctx, spatial, 2);
+  const Shape y = InferConvShape(ctx, spatial, 2, /*allow_channels_last=*/true);
   ctx.set_output(0, infer::ProductOutputDtype(ctx, {0, 1, 2}), y);
 }
 
@@ -90,7 +92,7 @@ void InferConv(InferContext& ctx, size_t spatial) {
 // y = (conv(x - offset_x, filter) + bias) * scale[c], relu'd with relu_flag,
 // as float32 (dtype 0) or int8 (dtype 2, plus the scale words' offset).
 void InferQuantConv2D(InferContext& ctx) {
-  const Shape y = InferConvShape(ctx, 2, 3);
+  const Shape y = InferConvShape(ctx, 2, 3, /*allow_channels_last=*/false);
   infer::ProductOutputDtype(ctx, {0, 1, 3});  // int8 x and filter, int32 bias
   const Shape& scale = ctx.input_shape(2);
   infer::RequireRank(ctx, scale, 1, "scale");
@@ -106,7 +108,7 @@ void InferQuantConv2D(InferContext& ctx) {
 
 // input_size (the output shape), x [N, Cin, spatial...], filter [Cin, Cout/groups, k...] -> y [N, Cout, out...].
 void InferConvTranspose(InferContext& ctx, size_t spatial) {
-  const ConvParams p = ReadConvParams(ctx, spatial);
+  const ConvParams p = ReadConvParams(ctx, infer::ReadWindowLayout(ctx, spatial, /*allow_channels_last=*/false));
   const size_t rank = spatial + 2;
   const auto& output_padding = infer::Attr<std::vector<int64_t>>(ctx, "output_padding");
   if (output_padding.size() != rank) {
@@ -171,6 +173,8 @@ OpSchema ConvSchema(const char* op_type, size_t spatial) {
       .Input("filter", "TFilter")
       .OptionalInput("bias", "TBias")
       .OptionalInput("offset_w", "TOffset")
+      // CPU-internal: the residual Add the conv_post_op_fusion pass folds in, shaped like y (graph/conv_post_ops.h).
+      .OptionalInput("fused_addend", "TBias")
       .Output("y", "TBias");
   WindowAttrs(schema, spatial)
       .TypeConstraint("TOffset", {DataType::kInt8})
@@ -211,7 +215,8 @@ void RegisterConvOps(OpRegistry& registry) {
                         .Doc("int8 Conv2D with its AscendDequant (dtype float32) or AscendRequant (dtype int8) "
                              "folded in; scale holds the same uint64 words (docs/quantization.md)."));
   registry.Register(ConvSchema("Conv2D", 2).Doc(
-      "2-D convolution; filter [Cout, Cin/groups, kh, kw], pads [top, bottom, left, right]."));
+      "2-D convolution; x and y NCHW, or NHWC with data_format \"NHWC\" (strides and dilations then in NHWC "
+      "order); filter [Cout, Cin/groups, kh, kw] in both layouts, pads [top, bottom, left, right]."));
   registry.Register(ConvSchema("Conv3D", 3).Doc(
       "3-D convolution (NCDHW); filter [Cout, Cin/groups, kd, kh, kw], pads [front, back, top, bottom, left, "
       "right]."));

@@ -1,5 +1,5 @@
-// Pooling: MaxPoolV3 and AvgPoolV2 (NCHW), MaxPool3D and AvgPool3D (NCDHW),
-// MaxPoolWithArgmax (either layout) and its inverse MaxUnpool.
+// Pooling: MaxPoolV3 and AvgPoolV2 (NCHW or NHWC), MaxPool3D and AvgPool3D
+// (NCDHW), MaxPoolWithArgmax (NCHW or NCDHW) and its inverse MaxUnpool.
 #include <fmt/format.h>
 
 #include "graph/ops/infer_helpers.h"
@@ -10,28 +10,30 @@
 namespace ge {
 namespace {
 
-// Output [N, C, out...]; `dilated` says whether the op has a dilations attribute.
-void InferPool(InferContext& ctx, size_t spatial, bool dilated) {
-  infer::RequireDataFormat(ctx, spatial);
-  const size_t rank = spatial + 2;
+// Output [N, C, out...] ([N, out..., C] for NHWC, which allow_channels_last
+// admits); `dilated` says whether the op has a dilations attribute.
+void InferPool(InferContext& ctx, size_t spatial, bool dilated, bool allow_channels_last) {
+  const WindowLayout layout = infer::ReadWindowLayout(ctx, spatial, allow_channels_last);
+  const size_t rank = layout.rank();
   const Shape x = infer::WithRank(ctx.input_shape(0), rank);
   infer::RequireRank(ctx, x, rank, "x");
   std::vector<int64_t> dims(rank, 1);
   dims[0] = x.dim(0);
-  dims[1] = x.dim(1);
+  dims[layout.channel_axis()] = x.dim(layout.channel_axis());
   // Only the 2-D ops have global_pooling.
   const bool global = spatial == 2 && infer::Attr<bool>(ctx, "global_pooling");
   if (!global) {
-    const auto ksize = infer::SpatialValues(ctx, "ksize", spatial);
-    const auto strides = infer::SpatialValues(ctx, "strides", spatial);
+    const auto ksize = infer::SpatialValues(ctx, "ksize", layout);
+    const auto strides = infer::SpatialValues(ctx, "strides", layout);
     const auto dilations =
-        dilated ? infer::SpatialValues(ctx, "dilations", spatial) : std::vector<int64_t>(spatial, 1);
+        dilated ? infer::SpatialValues(ctx, "dilations", layout) : std::vector<int64_t>(spatial, 1);
     const auto pads = infer::SpatialPads(ctx, spatial);
     const bool ceil_mode = infer::Attr<bool>(ctx, "ceil_mode");
     for (size_t a = 0; a < spatial; ++a) {
       const std::string context = fmt::format("output {} of x {}", infer::SpatialName(a, spatial), x.ToString());
-      dims[2 + a] = infer::Guarded(ctx, context, [&] {
-        return PoolOutputDim(x.dim(2 + a), ksize[a], strides[a], pads[2 * a], pads[2 * a + 1], dilations[a],
+      const size_t axis = layout.spatial_axis(a);
+      dims[axis] = infer::Guarded(ctx, context, [&] {
+        return PoolOutputDim(x.dim(axis), ksize[a], strides[a], pads[2 * a], pads[2 * a + 1], dilations[a],
                              ceil_mode);
       });
     }
@@ -70,13 +72,13 @@ void InferAvgPool(InferContext& ctx) {
     ctx.Fail(fmt::format("attribute 'offset_x' is {}; it is the zero point of int8 x and must be 0 for {}", offset_x,
                          DataTypeName(ctx.input_dtype(0))));
   }
-  InferPool(ctx, 2, false);
+  InferPool(ctx, 2, false, /*allow_channels_last=*/true);
 }
 
 // The values as MaxPoolV3/MaxPool3D, plus the int64 flat index of each maximum.
 void InferMaxPoolWithArgmax(InferContext& ctx) {
   const size_t spatial = infer::Attr<std::string>(ctx, "data_format") == "NCDHW" ? 3 : 2;
-  InferPool(ctx, spatial, true);
+  InferPool(ctx, spatial, true, /*allow_channels_last=*/false);
   ctx.set_output(1, DataType::kInt64, ctx.node().output(0)->shape());
 }
 
@@ -120,8 +122,9 @@ void RegisterPoolOps(OpRegistry& registry) {
                         .Attr("global_pooling", false)
                         .Attr("dilations", std::vector<int64_t>{1, 1, 1, 1})
                         .TypeConstraint("T", MaxPoolTypes())
-                        .Infer([](InferContext& ctx) { InferPool(ctx, 2, true); })
-                        .Doc("Max pooling; padded positions never win."));
+                        .Infer([](InferContext& ctx) { InferPool(ctx, 2, true, /*allow_channels_last=*/true); })
+                        .Doc("Max pooling; padded positions never win. x and y NCHW, or NHWC with data_format "
+                             "\"NHWC\" (ksize, strides and dilations then in NHWC order)."));
   registry.Register(PoolSchema("AvgPoolV2", 2)
                         .Attr("global_pooling", false)
                         .Attr("exclusive", true)
@@ -133,11 +136,12 @@ void RegisterPoolOps(OpRegistry& registry) {
                         }())
                         .Infer(InferAvgPool)
                         .Doc("Average pooling; exclusive = padded positions are not counted. int8 rounds half to "
-                             "even; counted padding holds offset_x."));
+                             "even; counted padding holds offset_x. x and y NCHW, or NHWC with data_format "
+                             "\"NHWC\" (ksize and strides then in NHWC order)."));
   registry.Register(PoolSchema("MaxPool3D", 3)
                         .Attr("dilations", std::vector<int64_t>{1, 1, 1, 1, 1})
                         .TypeConstraint("T", MaxPoolTypes())
-                        .Infer([](InferContext& ctx) { InferPool(ctx, 3, true); })
+                        .Infer([](InferContext& ctx) { InferPool(ctx, 3, true, /*allow_channels_last=*/false); })
                         .Doc("3-D max pooling (NCDHW); pads [front, back, top, bottom, left, right]."));
   registry.Register(PoolSchema("MaxPoolWithArgmax", 2)
                         .Output("argmax", "TArgmax")
@@ -165,7 +169,7 @@ void RegisterPoolOps(OpRegistry& registry) {
   registry.Register(PoolSchema("AvgPool3D", 3)
                         .Attr("count_include_pad", true)
                         .TypeConstraint("T", types::Float())
-                        .Infer([](InferContext& ctx) { InferPool(ctx, 3, false); })
+                        .Infer([](InferContext& ctx) { InferPool(ctx, 3, false, /*allow_channels_last=*/false); })
                         .Doc("3-D average pooling (NCDHW); count_include_pad = padded positions are counted."));
 }
 

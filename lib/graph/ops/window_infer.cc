@@ -20,15 +20,33 @@ void RequireDataFormat(InferContext& ctx, size_t spatial) {
   }
 }
 
-std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, size_t spatial) {
+WindowLayout ReadWindowLayout(InferContext& ctx, size_t spatial, bool allow_channels_last) {
+  const auto& format = Attr<std::string>(ctx, "data_format");
+  if (format == DataFormatFor(spatial)) return WindowLayout{spatial, false};
+  const bool channels_last_ok = allow_channels_last && spatial == 2;
+  if (channels_last_ok && format == "NHWC") return WindowLayout{spatial, true};
+  ctx.Fail(fmt::format("attribute 'data_format' is '{}'; valid: {}{}", format, DataFormatFor(spatial),
+                       channels_last_ok ? ", NHWC" : ""));
+}
+
+std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, const WindowLayout& layout) {
   const auto& values = Attr<std::vector<int64_t>>(ctx, name);
-  bool ok = values.size() == spatial + 2 && values[0] == 1 && values[1] == 1;
-  for (size_t i = 2; ok && i < values.size(); ++i) ok = values[i] > 0;
+  bool ok = values.size() == layout.rank() && values[0] == 1 && values[layout.channel_axis()] == 1;
+  std::vector<int64_t> spatial_values;
+  for (size_t a = 0; ok && a < layout.spatial; ++a) {
+    spatial_values.push_back(values[layout.spatial_axis(a)]);
+    ok = spatial_values.back() > 0;
+  }
   if (!ok) {
     ctx.Fail(fmt::format("attribute '{}' must be {} positive values in {} order with N = C = 1, got [{}]", name,
-                         spatial + 2, DataFormatFor(spatial), fmt::join(values, ", ")));
+                         layout.rank(), layout.channels_last ? "NHWC" : DataFormatFor(layout.spatial),
+                         fmt::join(values, ", ")));
   }
-  return std::vector<int64_t>(values.begin() + 2, values.end());
+  return spatial_values;
+}
+
+std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, size_t spatial) {
+  return SpatialValues(ctx, name, WindowLayout{spatial, false});
 }
 
 std::vector<int64_t> SpatialPads(InferContext& ctx, size_t spatial) {

@@ -1,11 +1,15 @@
 // Window attributes of the convolutions and poolings for any number of
-// spatial axes (2 for NCHW ops, 3 for NCDHW ones), for their inference functions.
+// spatial axes (2 for NCHW ops, 3 for NCDHW ones), for their inference
+// functions. The 2-D ops that allow it also take NHWC x and y: their window
+// attributes (strides, dilations, ksize) are then in N, H, W, C order, as the
+// Ascend IR states them in data_format order; pads stay (begin, end) per axis.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "graph/op_schema.h"
+#include "graph/window_layout.h"
 
 namespace ge::infer {
 
@@ -15,8 +19,13 @@ const char* DataFormatFor(size_t spatial);
 const char* SpatialName(size_t axis, size_t spatial);
 // Fails unless the data_format attribute is DataFormatFor(spatial).
 void RequireDataFormat(InferContext& ctx, size_t spatial);
-// The spatial entries of a window attribute in N, C, spatial... order
+// The layout data_format names: DataFormatFor(spatial), or with
+// allow_channels_last and 2 spatial axes also "NHWC"; fails otherwise.
+WindowLayout ReadWindowLayout(InferContext& ctx, size_t spatial, bool allow_channels_last);
+// The spatial entries of a window attribute in data_format order
 // (strides, dilations, ksize): spatial + 2 positive values with N = C = 1.
+std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, const WindowLayout& layout);
+// SpatialValues for the channels-first layout of `spatial` axes.
 std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, size_t spatial);
 // "pads" as (begin, end) pairs per spatial axis: 2 * spatial non-negative values.
 std::vector<int64_t> SpatialPads(InferContext& ctx, size_t spatial);

@@ -1,11 +1,17 @@
-// Conv2D / Conv2DTranspose on NCHW and Conv3D / Conv3DTranspose on NCDHW.
+// Conv2D / Conv2DTranspose on NCHW and Conv3D / Conv3DTranspose on NCDHW;
+// the float32 oneDNN Conv2D also on NHWC, read and written in place.
 // float32 runs through oneDNN: the primitive is built once per kernel; a
 // constant filter is reordered once into the layout the primitive prefers
 // (format_tag::any), a runtime filter is read as is. The dtypes oneDNN lacks
 // (float64, float16, bfloat16) run the direct kernel of direct_conv.cc.
 // Conv2D/Conv3D in high_performance or enable_hi_float_32_execution mode
-// multiply bfloat16-rounded operands instead (bf16_products.h).
+// multiply bfloat16-rounded operands instead (bf16_products.h). The float32
+// oneDNN Conv2D/Conv3D also applies the residual Add and activation the
+// conv_post_op_fusion pass folded into it, as post-ops (graph/conv_post_ops.h).
+#include <algorithm>
+#include <cstring>
 #include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -14,6 +20,7 @@
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "graph/conv_post_ops.h"
 
 namespace ge::device::cpu {
 
@@ -40,7 +47,7 @@ ConvGeometry ReadGeometry(const Node& node, ConvInputs inputs, bool transposed) 
     Fail(node, ErrorCode::kUnsupported,
          "offset_w / offset_x (quantized convolution) are not supported by the float kernels");
   }
-  ConvGeometry g = ReadConvGeometry(node, inputs, transposed);
+  ConvGeometry g = ReadConvGeometry(node, inputs, transposed, /*allow_channels_last=*/true);
   g.dtype = dtype;
   return g;
 }
@@ -59,7 +66,7 @@ struct ConvSetup {
 // transposed one's [Cin, Cout/g, k...] (i,o order).
 void DescribeFilter(ConvSetup& s, const ConvGeometry& g) {
   const bool volumetric = g.kernel.size() == 3;
-  const int64_t out_channels = g.y.dim(1), in_channels = g.x.dim(1);
+  const int64_t out_channels = g.out_channels, in_channels = g.in_channels;
   dnnl::memory::dims dims;
   Tag tag;
   if (g.groups == 1) {
@@ -74,6 +81,13 @@ void DescribeFilter(ConvSetup& s, const ConvGeometry& g) {
   s.weights_any = F32Desc(dims, Tag::any);
 }
 
+// oneDNN dims are always N, C, spatial...; the format tag says how they lie in memory.
+dnnl::memory::dims LogicalDims(const ConvGeometry& g, const Shape& activation) {
+  dnnl::memory::dims dims = ToDnnlDims(activation.dims());
+  if (g.channels_last) std::rotate(dims.begin() + 1, dims.end() - 1, dims.end());  // N, H, W, C -> N, C, H, W
+  return dims;
+}
+
 ConvSetup ReadSetup(const Node& node, const ConvGeometry& g) {
   ConvSetup s;
   s.inputs = g.inputs;
@@ -84,26 +98,111 @@ ConvSetup ReadSetup(const Node& node, const ConvGeometry& g) {
     s.padding_r.push_back(g.pad_end[a]);
   }
   DescribeFilter(s, g);
-  const Tag data_tag = g.kernel.size() == 3 ? Tag::ncdhw : Tag::nchw;
-  s.src = F32Desc(ToDnnlDims(g.x.dims()), data_tag);
-  s.dst = F32Desc(ToDnnlDims(g.y.dims()), data_tag);
+  const Tag data_tag = g.channels_last ? Tag::nhwc : g.kernel.size() == 3 ? Tag::ncdhw : Tag::nchw;
+  s.src = F32Desc(LogicalDims(g, g.x), data_tag);
+  s.dst = F32Desc(LogicalDims(g, g.y), data_tag);
   s.has_bias = g.has_bias;
-  if (s.has_bias) s.bias = F32Desc({g.y.dim(1)}, Tag::a);
+  if (s.has_bias) s.bias = F32Desc({g.out_channels}, Tag::a);
   s.constant_filter = node.input(g.inputs.filter)->constant();
   return s;
 }
+
+// The ops conv_post_op_fusion folded into the node (graph/conv_post_ops.h).
+struct FusedPostOps {
+  bool add = false;        // input kConvFusedAddend is added to y
+  std::string activation;  // empty, kFusedRelu or kFusedClip
+  float clip_min = 0, clip_max = 0;
+
+  bool any() const { return add || !activation.empty(); }
+};
+
+FusedPostOps ReadFusedPostOps(const Node& node) {
+  FusedPostOps fused;
+  fused.add = node.attrs().Has(kFusedAddAttr) && node.attrs().GetBool(kFusedAddAttr);
+  if (fused.add != HasInput(node, kConvFusedAddend)) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("{} and input {} (the fused addend) must come together", kFusedAddAttr, kConvFusedAddend));
+  }
+  if (fused.add) {
+    RequireInputDtype(node, kConvFusedAddend, {DataType::kFloat});
+    if (InputShape(node, kConvFusedAddend) != OutputShape(node, 0)) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("the fused addend {} must have the shape of y {}",
+                       InputShape(node, kConvFusedAddend).ToString(), OutputShape(node, 0).ToString()));
+    }
+  }
+  if (!node.attrs().Has(kFusedActivationAttr)) return fused;
+  fused.activation = node.attrs().GetString(kFusedActivationAttr);
+  if (fused.activation == kFusedClip) {
+    fused.clip_min = node.attrs().GetFloat(kFusedClipMinAttr);
+    fused.clip_max = node.attrs().GetFloat(kFusedClipMaxAttr);
+  } else if (fused.activation != kFusedRelu) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("{} '{}' is none of {}, {}", kFusedActivationAttr, fused.activation, kFusedRelu, kFusedClip));
+  }
+  return fused;
+}
+
+struct EltwiseOp {
+  dnnl::algorithm algorithm;
+  float alpha, beta;
+};
+
+EltwiseOp ActivationOp(const FusedPostOps& fused) {
+  if (fused.activation == kFusedClip) return {dnnl::algorithm::eltwise_clip, fused.clip_min, fused.clip_max};
+  return {dnnl::algorithm::eltwise_relu, 0.f, 0.f};
+}
+
+// DnnlAttributes() plus the fused ops, in the order the graph applied them:
+// the addend first (a sum post-op: y, preloaded with the addend, accumulates
+// the convolution), the activation after (unless with_activation is false).
+dnnl::primitive_attr PostOpAttributes(const FusedPostOps& fused, bool with_activation) {
+  dnnl::primitive_attr attr = DnnlAttributes();
+  dnnl::post_ops ops;
+  if (fused.add) ops.append_sum(1.f);
+  if (with_activation && !fused.activation.empty()) {
+    const EltwiseOp op = ActivationOp(fused);
+    ops.append_eltwise(1.f, op.algorithm, op.alpha, op.beta);
+  }
+  attr.set_post_ops(ops);
+  return attr;
+}
+
+// oneDNN 2.6's GEMM-based convolution (the one plain layouts get) applies an
+// activation post-op element by element after the GEMM, several times slower
+// than the convolution itself (mobilenet_v2's 16->96 1x1 layer: 4.5 ms instead
+// of 0.36 ms), while its sum post-op is the GEMM's beta and free. There the
+// activation runs afterwards, as a vectorized eltwise primitive over y.
+bool AppliesActivationSlowly(const dnnl::convolution_forward::primitive_desc& pd) {
+  return std::string_view(pd.impl_info_str()).find("gemm") != std::string_view::npos;
+}
+
+dnnl::eltwise_forward ActivationPrimitive(const FusedPostOps& fused, const dnnl::memory::desc& y) {
+  const EltwiseOp op = ActivationOp(fused);
+  dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, op.algorithm, y, op.alpha, op.beta);
+  return dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(desc, DnnlAttributes(), CpuEngine()));
+}
+
+// What a ConvKernel does around its primitive for the fused ops.
+struct ConvEpilogue {
+  std::optional<size_t> addend_input;               // preloaded into y for the sum post-op
+  std::optional<dnnl::eltwise_forward> activation;  // run on y after the primitive
+};
 
 // A convolution whose activations oneDNN may keep in a blocked layout
 // (nChw16c and the like, where its direct AVX-512/AVX2 kernels run; on plain
 // NCHW it falls back to im2col + GEMM): x is reordered into the workspace
 // before and y out of it after, when the primitive chose a layout other than
-// the runtime's plain one.
+// the runtime's plain one. With a fused Add, y starts out holding the
+// addend, which the sum post-op accumulates onto.
 class ConvKernel final : public Kernel {
  public:
   template <typename PrimitiveDesc, typename Primitive>
-  ConvKernel(const Node& node, const ConvSetup& setup, const PrimitiveDesc& pd, Primitive primitive)
+  ConvKernel(const Node& node, const ConvSetup& setup, const PrimitiveDesc& pd, Primitive primitive,
+             ConvEpilogue epilogue = {})
       : label_(node.Describe()),
         inputs_(setup.inputs),
+        epilogue_(std::move(epilogue)),
         primitive_(std::move(primitive)),
         user_src_(setup.src),
         user_dst_(setup.dst),
@@ -118,6 +217,9 @@ class ConvKernel final : public Kernel {
     const dnnl::engine& engine = CpuEngine();
     if (src_ != user_src_) src_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, user_src_, engine, src_));
     if (dst_ != user_dst_) dst_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, dst_, engine, user_dst_));
+    if (epilogue_.addend_input && dst_reorder_) {
+      addend_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, user_dst_, engine, dst_));
+    }
   }
 
   void Run(const KernelContext& ctx) const override {
@@ -136,7 +238,9 @@ class ConvKernel final : public Kernel {
     try {
       dnnl::stream stream(CpuEngine());
       if (src_reorder_) src_reorder_->execute(stream, user_src, src);
+      if (epilogue_.addend_input) PreloadAddend(stream, ctx, dst);
       primitive_.execute(stream, args);
+      if (epilogue_.activation) epilogue_.activation->execute(stream, {{DNNL_ARG_SRC, dst}, {DNNL_ARG_DST, dst}});
       if (dst_reorder_) dst_reorder_->execute(stream, dst, user_dst);
       stream.wait();
     } catch (const dnnl::error& e) {
@@ -151,17 +255,30 @@ class ConvKernel final : public Kernel {
 
  private:
   static size_t Aligned(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+  // Puts the addend where the primitive writes y. A y the planner already
+  // placed on the addend's bytes needs nothing.
+  void PreloadAddend(dnnl::stream& stream, const KernelContext& ctx, dnnl::memory& dst) const {
+    const void* addend = ctx.inputs[*epilogue_.addend_input].data;
+    if (addend_reorder_) {
+      dnnl::memory user_addend = WrapBuffer(user_dst_, addend);
+      addend_reorder_->execute(stream, user_addend, dst);
+    } else if (addend != ctx.outputs[0].data) {
+      std::memcpy(ctx.outputs[0].data, addend, user_dst_.get_size());
+    }
+  }
   size_t SrcOffset() const { return Aligned(scratchpad_.get_size()); }
   size_t DstOffset() const { return SrcOffset() + (src_reorder_ ? Aligned(src_.get_size()) : 0); }
 
   std::string label_;
   ConvInputs inputs_;
+  ConvEpilogue epilogue_;
   dnnl::primitive primitive_;
   dnnl::memory::desc user_src_, user_dst_;  // the runtime's plain layouts
   dnnl::memory::desc src_, weights_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
   std::optional<dnnl::memory> packed_weights_;
-  std::optional<dnnl::reorder> src_reorder_, dst_reorder_;
+  std::optional<dnnl::reorder> src_reorder_, dst_reorder_, addend_reorder_;
 };
 
 // A constant filter lets oneDNN pick its layout; a runtime one must be read in place.
@@ -211,19 +328,37 @@ bool WorthBlocking(const ConvGeometry& g, const ConvSetup& s) {
 
 std::unique_ptr<Kernel> MakeConv(const Node& node) {
   const ConvGeometry g = ReadGeometry(node, kConvInputs, /*transposed=*/false);
-  if (g.dtype != DataType::kDouble && WantsReducedPrecisionProducts(node)) return MakeBf16Conv(node, g);
+  const FusedPostOps fused = ReadFusedPostOps(node);
+  const bool reduced_precision = g.dtype != DataType::kDouble && WantsReducedPrecisionProducts(node);
+  if (fused.any() && (reduced_precision || g.dtype != DataType::kFloat)) {
+    Fail(node, ErrorCode::kUnsupported,
+         "fused post-ops (_fused_*) run only in the float32 convolution in an exact-float32 mode");
+  }
+  if (g.channels_last && (reduced_precision || g.dtype != DataType::kFloat)) {
+    Fail(node, ErrorCode::kUnsupported,
+         "data_format NHWC runs only in the float32 convolution in an exact-float32 mode; use NCHW");
+  }
+  if (reduced_precision) return MakeBf16Conv(node, g);
   if (g.dtype != DataType::kFloat) return MakeDirectConv(node, g);
   const ConvSetup s = ReadSetup(node, g);
   return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
     using Conv = dnnl::convolution_forward;
     const dnnl::memory::desc no_bias;
-    const bool blocked = WorthBlocking(g, s);
+    // NHWC is where oneDNN's fast kernels (brgconv, brdgmm depthwise) run
+    // directly; only NCHW benefits from reordering to a blocked layout.
+    const bool blocked = !g.channels_last && WorthBlocking(g, s);
     Conv::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
                     blocked ? AnyLayout(s.src, dnnl::memory::data_type::f32) : s.src, WeightsDescToBuild(s),
                     s.has_bias ? s.bias : no_bias, blocked ? AnyLayout(s.dst, dnnl::memory::data_type::f32) : s.dst,
                     s.strides, s.dilates, s.padding_l, s.padding_r);
-    Conv::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());
-    return std::make_unique<ConvKernel>(node, s, pd, Conv(pd));
+    Conv::primitive_desc pd(desc, PostOpAttributes(fused, /*with_activation=*/true), CpuEngine());
+    ConvEpilogue epilogue;
+    if (fused.add) epilogue.addend_input = kConvFusedAddend;
+    if (!fused.activation.empty() && AppliesActivationSlowly(pd)) {
+      pd = Conv::primitive_desc(desc, PostOpAttributes(fused, /*with_activation=*/false), CpuEngine());
+      epilogue.activation = ActivationPrimitive(fused, pd.dst_desc());
+    }
+    return std::make_unique<ConvKernel>(node, s, pd, Conv(pd), std::move(epilogue));
   });
 }
 

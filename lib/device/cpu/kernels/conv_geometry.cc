@@ -7,11 +7,13 @@
 
 namespace ge::device::cpu {
 
-ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transposed) {
+ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transposed, bool allow_channels_last) {
   ConvGeometry g;
   g.inputs = inputs;
   g.transposed = transposed;
-  const size_t spatial = SpatialRankOf(node, inputs.x);
+  const WindowLayout layout = WindowLayoutOf(node, inputs.x, allow_channels_last && !transposed);
+  const size_t spatial = layout.spatial;
+  g.channels_last = layout.channels_last;
   g.x = InputShape(node, inputs.x);
   g.filter = InputShape(node, inputs.filter);
   g.y = OutputShape(node, 0);
@@ -21,8 +23,8 @@ ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transpos
                      g.y.ToString()));
   }
   g.groups = node.attrs().GetInt("groups");
-  const int64_t in_channels = g.x.dim(1);
-  const int64_t out_channels = g.y.dim(1);
+  const int64_t in_channels = g.in_channels = g.x.dim(layout.channel_axis());
+  const int64_t out_channels = g.out_channels = g.y.dim(layout.channel_axis());
   const int64_t filter_in = transposed ? g.filter.dim(0) : g.filter.dim(1) * g.groups;
   const int64_t filter_out = transposed ? g.filter.dim(1) * g.groups : g.filter.dim(0);
   if (g.groups < 1 || in_channels % g.groups != 0 || out_channels % g.groups != 0 || filter_in != in_channels ||
@@ -31,8 +33,8 @@ ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transpos
          fmt::format("groups = {}, x {}, filter {} and y {} do not agree on the channel counts", g.groups,
                      g.x.ToString(), g.filter.ToString(), g.y.ToString()));
   }
-  g.stride = SpatialAttrN(node, "strides", spatial);
-  g.dilation = SpatialAttrN(node, "dilations", spatial);
+  g.stride = SpatialAttrN(node, "strides", layout);
+  g.dilation = SpatialAttrN(node, "dilations", layout);
   const std::vector<int64_t> pads = PadsAttrN(node, spatial);
   g.kernel.assign(g.filter.dims().begin() + 2, g.filter.dims().end());
   for (size_t a = 0; a < spatial; ++a) {
@@ -40,8 +42,8 @@ ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transpos
     if (transposed) {
       // output_padding extends the end edge: it shows up as less end
       // padding. Derived from the planned output so input_size is honoured.
-      const int64_t span = (g.x.dim(a + 2) - 1) * g.stride[a] + (g.kernel[a] - 1) * g.dilation[a] + 1;
-      g.pad_end.push_back(span - pads[2 * a] - g.y.dim(a + 2));
+      const int64_t span = (g.x.dim(layout.spatial_axis(a)) - 1) * g.stride[a] + (g.kernel[a] - 1) * g.dilation[a] + 1;
+      g.pad_end.push_back(span - pads[2 * a] - g.y.dim(layout.spatial_axis(a)));
     } else {
       g.pad_end.push_back(pads[2 * a + 1]);
     }

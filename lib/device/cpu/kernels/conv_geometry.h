@@ -24,6 +24,10 @@ struct ConvGeometry {
   bool transposed = false;
   DataType dtype = DataType::kUndefined;  // of x, filter, bias and y
   int64_t groups = 1;
+  // x and y are [N, H, W, C] (data_format NHWC, which only the float32 oneDNN
+  // Conv2D accepts), else channels first; the filter is [Cout, Cin/groups, k...] either way.
+  bool channels_last = false;
+  int64_t in_channels = 0, out_channels = 0;
   Shape x, filter, y;
   // Per spatial axis: filter size, stride, dilation (1 = dense), begin and end padding. For a transposed
   // convolution pad_end is derived from the planned output, so output_padding and input_size are honoured.
@@ -33,7 +37,8 @@ struct ConvGeometry {
 
 // Shapes, groups, window attributes and the bias length, checked against
 // each other (naming the node); dtype is left for the caller's dtype rule.
-ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transposed);
+// NHWC is rejected unless allow_channels_last (a non-transposed convolution).
+ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transposed, bool allow_channels_last = false);
 
 // A kernel computing the convolution with direct loops, accumulating in double.
 std::unique_ptr<Kernel> MakeDirectConv(const Node& node, const ConvGeometry& geometry);

@@ -4,16 +4,20 @@
 // bool output) and LogicalAnd/Or/Xor. One kernel template walks the
 // broadcast layout; each op is a functor on the compute type.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/broadcast_layout.h"
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dual_mode.h"
 #include "device/cpu/kernels/element_types.h"
+#include "device/cpu/kernels/elementwise_unary.h"
 #include "device/cpu/kernels/fast_math.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
@@ -147,7 +151,7 @@ constexpr bool DividesIntegers() {
 // One inner run of `count` outputs; kA/kB: the operand advances (stride 1)
 // or stays (broadcast, stride 0). Compile-time strides let the loop vectorize.
 template <typename In, typename Out, typename Op, bool kA, bool kB>
-void InnerRun(const In* a, const In* b, Out* y, int64_t count) {
+GE_CPU_CLONES void InnerRun(const In* a, const In* b, Out* y, int64_t count) {
   Op op;
   // y may be a or b (in-place), which is safe element by element but keeps
   // the compiler from vectorizing on its own.
@@ -227,6 +231,99 @@ void RegisterDualBinary(KernelRegistry& registry, const std::string& op_type, Ty
   RegisterDualMode<BinaryKernelBuild, Precise, Fast>(registry, op_type, types);
 }
 
+// Pow with a constant scalar exponent (the x^2 of a decomposed variance, the
+// x^0.5 of a norm) is read when the kernel is built, and these exponents run
+// as arithmetic, which vectorizes where pow is a libm call per element. Each
+// keeps pow's special cases (pow(x, 0) = 1 even for NaN, pow(-0, 0.5) = +0,
+// pow(-inf, 0.5) = +inf). Float operands are evaluated in double, where x^2
+// is exact and the others are rounded once or twice at double precision, so
+// the float result is pow's correctly rounded one but for double-rounding
+// ties; float64 operands get only the exponents computed in one correctly
+// rounded operation.
+enum class PowExponent { kZero, kOne, kTwo, kThree, kMinusOne, kMinusTwo, kHalf, kMinusHalf };
+
+template <PowExponent kE>
+struct ConstantPowOp {
+  template <typename C>
+  [[gnu::always_inline]] C operator()(C x) const {
+    const double w = x;  // float or double: C's pow results in double
+    switch (kE) {
+      case PowExponent::kZero: return C(1);
+      case PowExponent::kOne: return x;
+      case PowExponent::kTwo: return C(w * w);
+      case PowExponent::kThree: return C(w * w * w);
+      case PowExponent::kMinusOne: return C(1.0 / w);
+      case PowExponent::kMinusTwo: return C(1.0 / (w * w));
+      case PowExponent::kHalf: return C(NaNIfNegativeFinite(w, SqrtOfMagnitude(w)));
+      case PowExponent::kMinusHalf: return C(NaNIfNegativeFinite(w, 1.0 / SqrtOfMagnitude(w)));
+    }
+  }
+
+  // sqrt |w| is pow's w^0.5 at -0 (+0) and -inf (+inf). (Under the default
+  // -fmath-errno, GCC keeps a branch to the errno-setting sqrt call, so these
+  // two exponents run scalar, still well ahead of pow.)
+  [[gnu::always_inline]] static double SqrtOfMagnitude(double w) { return std::sqrt(std::abs(w)); }
+  // A negative finite nonzero base has no real root: NaN. Tested on the bits
+  // (an ordered comparison would keep a branch: see fast_math.h).
+  [[gnu::always_inline]] static double NaNIfNegativeFinite(double w, double root) {
+    const uint64_t bits = std::bit_cast<uint64_t>(w);
+    const bool negative_finite = (bits > 0x8000'0000'0000'0000ull) & (bits < 0xFFF0'0000'0000'0000ull);
+    return negative_finite ? std::numeric_limits<double>::quiet_NaN() : root;
+  }
+};
+
+// The exponents ConstantPowOp computes on C (whose pow results it keeps).
+template <typename C>
+std::optional<PowExponent> ConstantPowExponent(double e) {
+  if (e == 0) return PowExponent::kZero;
+  if (e == 1) return PowExponent::kOne;
+  if (e == 2) return PowExponent::kTwo;
+  if (e == -1) return PowExponent::kMinusOne;
+  if (e == 0.5) return PowExponent::kHalf;
+  if (std::is_same_v<C, float> && e == 3) return PowExponent::kThree;
+  if (std::is_same_v<C, float> && e == -2) return PowExponent::kMinusTwo;
+  if (std::is_same_v<C, float> && e == -0.5) return PowExponent::kMinusHalf;
+  return std::nullopt;
+}
+
+// A UnaryKernel for a Pow node whose exponent is such a constant scalar, else null.
+template <typename T>
+std::unique_ptr<Kernel> MakeConstantExponentPow(const Node& node) {
+  using C = Compute<T>;
+  if constexpr (std::is_floating_point_v<C>) {
+    const Tensor* exponent = node.input(1) != nullptr ? node.input(1)->constant() : nullptr;
+    if (exponent == nullptr || exponent->num_elements() != 1 || exponent->dtype() != InputDtype(node, 0) ||
+        OutputShape(node, 0) != InputShape(node, 0)) {
+      return nullptr;
+    }
+    const std::optional<PowExponent> e = ConstantPowExponent<C>(static_cast<double>(Load(*exponent->data_as<T>())));
+    if (!e) return nullptr;
+    auto make = [&]<PowExponent kE>() -> std::unique_ptr<Kernel> {
+      return std::make_unique<UnaryKernel<T, T, ConstantPowOp<kE>>>(ConstantPowOp<kE>{});
+    };
+    switch (*e) {
+      case PowExponent::kZero: return make.template operator()<PowExponent::kZero>();
+      case PowExponent::kOne: return make.template operator()<PowExponent::kOne>();
+      case PowExponent::kTwo: return make.template operator()<PowExponent::kTwo>();
+      case PowExponent::kThree: return make.template operator()<PowExponent::kThree>();
+      case PowExponent::kMinusOne: return make.template operator()<PowExponent::kMinusOne>();
+      case PowExponent::kMinusTwo: return make.template operator()<PowExponent::kMinusTwo>();
+      case PowExponent::kHalf: return make.template operator()<PowExponent::kHalf>();
+      case PowExponent::kMinusHalf: return make.template operator()<PowExponent::kMinusHalf>();
+    }
+  }
+  return nullptr;
+}
+
+// Pow's kernels in either mode: a constant exponent first, else the broadcasting loop.
+struct PowKernelBuild {
+  template <typename Op, typename T>
+  static std::unique_ptr<Kernel> Make(const Node& node) {
+    if (std::unique_ptr<Kernel> kernel = MakeConstantExponentPow<T>(node)) return kernel;
+    return BinaryKernelBuild::Make<Op, T>(node);
+  }
+};
+
 }  // namespace
 
 void RegisterBinaryKernels(KernelRegistry& registry) {
@@ -234,7 +331,7 @@ void RegisterBinaryKernels(KernelRegistry& registry) {
   RegisterBinary<SubOp>(registry, "Sub", NumericTypes{});
   RegisterBinary<MulOp>(registry, "Mul", NumericTypes{});
   RegisterDualBinary<DivOp, FastDivOp>(registry, "Div", NumericTypes{});
-  RegisterDualBinary<PowOp, FastPowOp>(registry, "Pow", NumericTypes{});
+  RegisterDualMode<PowKernelBuild, PowOp, FastPowOp>(registry, "Pow", NumericTypes{});
   RegisterBinary<MaximumOp>(registry, "Maximum", NumericTypes{});
   RegisterBinary<MinimumOp>(registry, "Minimum", NumericTypes{});
   RegisterBinary<ModOp>(registry, "Mod", NumericTypes{});

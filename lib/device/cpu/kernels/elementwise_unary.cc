@@ -4,12 +4,14 @@
 // attributes are in activation.cc.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/elementwise_unary.h"
 #include "device/cpu/kernels/fast_math.h"
+#include "device/cpu/kernels/wide_math.h"
 
 namespace ge::device::cpu {
 
@@ -33,9 +35,7 @@ GE_UNARY_OP(SignOp, C((x > C(0)) - (x < C(0))))
 GE_UNARY_OP(CeilOp, std::ceil(x))
 GE_UNARY_OP(FloorOp, std::floor(x))
 GE_UNARY_OP(RoundOp, std::nearbyint(x))
-GE_UNARY_OP(ErfOp, std::erf(x))
 GE_UNARY_OP(SqrtOp, std::sqrt(x))
-GE_UNARY_OP(ExpOp, std::exp(x))
 GE_UNARY_OP(LogOp, std::log(x))
 GE_UNARY_OP(ReciprocalOp, C(1) / x)
 GE_UNARY_OP(SinOp, std::sin(x))
@@ -53,21 +53,29 @@ GE_UNARY_OP(AtanhOp, std::atanh(x))
 GE_UNARY_OP(InvertOp, C(~x))
 #undef GE_UNARY_OP
 
-// Ops whose float libm forms lose more than an ulp (composed operations,
-// float tanhf): computed on w = x in double and rounded once.
-#define GE_WIDE_UNARY_OP(Name, expr)   \
-  struct Name {                        \
-    template <typename C>              \
-    C operator()(C x) const {          \
-      const double w = x;              \
-      return static_cast<C>(expr);     \
-    }                                  \
+// high_precision ops computed in double and rounded once: float through the
+// vectorizable wide_math.h function `wide`, float64 through libm (`expr` on
+// w = x; composed as in wide_math.h). Always inlined: the kernel loop only
+// vectorizes (in the clone for each CPU) with the call gone.
+#define GE_WIDE_UNARY_OP(Name, wide, expr)           \
+  struct Name {                                      \
+    template <typename C>                            \
+    [[gnu::always_inline]] C operator()(C x) const { \
+      if constexpr (std::is_same_v<C, float>) {      \
+        return static_cast<float>(wide(x));          \
+      } else {                                       \
+        const double w = x;                          \
+        return static_cast<C>(expr);                 \
+      }                                              \
+    }                                                \
   };
-GE_WIDE_UNARY_OP(SigmoidOp, 1.0 / (1.0 + std::exp(-w)))
-GE_WIDE_UNARY_OP(TanhOp, std::tanh(w))
+GE_WIDE_UNARY_OP(ExpOp, WideExp, std::exp(w))
+GE_WIDE_UNARY_OP(ErfOp, WideErf, std::erf(w))
+GE_WIDE_UNARY_OP(SigmoidOp, WideSigmoid, 1.0 / (1.0 + std::exp(-w)))
+GE_WIDE_UNARY_OP(TanhOp, WideTanh, std::tanh(w))
 // The exact form x * Phi(x), through erfc so the negative tail (where
 // 1 + erf(x/sqrt 2) would cancel) keeps its relative accuracy.
-GE_WIDE_UNARY_OP(GeluOp, 0.5 * w * std::erfc(w * -0.70710678118654752440))
+GE_WIDE_UNARY_OP(GeluOp, WideGelu, 0.5 * w * std::erfc(w * -0.70710678118654752440))
 #undef GE_WIDE_UNARY_OP
 
 // The high_performance forms (fast_math.h), computed in float; inlined into
@@ -102,18 +110,23 @@ struct IsInfOp {
   bool negative, positive;
 };
 
-// min(max(x, lo), hi) with lo and hi read from their (scalar) inputs at run time.
+// min(max(x, lo), hi): a NaN x stays NaN.
+template <typename C>
+struct ClipOp {
+  [[gnu::always_inline]] C operator()(C x) const { return std::min(std::max(x, lo), hi); }
+  C lo, hi;
+};
+
+// ClipOp with lo and hi read from their (scalar) inputs at run time.
 template <typename T>
 class ClipByValueKernel final : public Kernel {
  public:
   void Run(const KernelContext& ctx) const override {
     const T* x = ctx.inputs[0].as<const T>();
-    const Compute<T> lo = Load(*ctx.inputs[1].as<const T>());
-    const Compute<T> hi = Load(*ctx.inputs[2].as<const T>());
+    const ClipOp<Compute<T>> clip{Load(*ctx.inputs[1].as<const T>()), Load(*ctx.inputs[2].as<const T>())};
     T* y = ctx.outputs[0].as<T>();
-    const int64_t n = ctx.outputs[0].num_elements();
-#pragma omp parallel for simd if (n > kParallelGrain)
-    for (int64_t i = 0; i < n; ++i) y[i] = Store<T>(std::min(std::max(Load(x[i]), lo), hi));
+    ForEachChunk(ctx.outputs[0].num_elements(),
+                 [&](int64_t begin, int64_t end) { UnarySpan(x + begin, y + begin, end - begin, clip); });
   }
 };
 

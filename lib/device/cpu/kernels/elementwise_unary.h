@@ -4,10 +4,12 @@
 // take the node in their constructor and read them there, once.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <type_traits>
 
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/dual_mode.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
@@ -23,6 +25,22 @@ Op MakeOp(const Node& node) {
   }
 }
 
+// Calls span(begin, end) over [0, count) in chunks of kParallelGrain
+// elements, on the OpenMP threads when there is more than one chunk.
+template <typename Span>
+void ForEachChunk(int64_t count, Span&& span) {
+  const int64_t chunks = (count + kParallelGrain - 1) / kParallelGrain;
+#pragma omp parallel for if (chunks > 1)
+  for (int64_t c = 0; c < chunks; ++c) span(c * kParallelGrain, std::min(count, (c + 1) * kParallelGrain));
+}
+
+// The loop itself, compiled per CPU (cpu_clones.h); y may alias x.
+template <typename In, typename Out, typename Op>
+GE_CPU_CLONES void UnarySpan(const In* x, Out* y, int64_t count, Op op) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) y[i] = Store<Out>(op(Load(x[i])));
+}
+
 template <typename In, typename Out, typename Op>
 class UnaryKernel final : public Kernel {
  public:
@@ -31,10 +49,8 @@ class UnaryKernel final : public Kernel {
   void Run(const KernelContext& ctx) const override {
     const In* x = ctx.inputs[0].as<const In>();
     Out* y = ctx.outputs[0].as<Out>();
-    const int64_t n = ctx.outputs[0].num_elements();
-    const Op op = op_;
-#pragma omp parallel for simd if (n > kParallelGrain)
-    for (int64_t i = 0; i < n; ++i) y[i] = Store<Out>(op(Load(x[i])));
+    ForEachChunk(ctx.outputs[0].num_elements(),
+                 [&](int64_t begin, int64_t end) { UnarySpan(x + begin, y + begin, end - begin, op_); });
   }
 
  private:

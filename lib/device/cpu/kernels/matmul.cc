@@ -227,6 +227,18 @@ class DirectMatMulKernel final : public Kernel {
   bool has_bias_;
 };
 
+// When x2 is one matrix for every batch (no batch dims, or all of them 1)
+// and x1 is stored untransposed, x1's batch of [M, K] matrices lies in memory
+// as one [batch * M, K] matrix and the output [batch..., M, N] as one
+// [batch * M, N]: a single GEMM with batch * M rows replaces batch small ones
+// (a batch of M = 1 products would otherwise run as matrix-vector products).
+void FoldBatchIntoRows(MatrixOperand& a, MatrixOperand& b) {
+  if (Product(b.batch) != 1 || a.transposed || a.batch.empty()) return;
+  a.rows *= Product(a.batch);
+  a.batch.clear();
+  b.batch.clear();
+}
+
 std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_attr, const char* transpose_b_attr) {
   RequireInputDtype(node, 0, MatMulDtypes());
   const DataType dtype = InputDtype(node, 0);
@@ -241,14 +253,15 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
     Fail(node, ErrorCode::kInvalidArgument,
          fmt::format("operands must have rank >= 1, got {} and {}", a_shape.ToString(), b_shape.ToString()));
   }
-  const MatrixOperand a = ReadOperand(a_shape, node.attrs().GetBool(transpose_a_attr), /*is_x1=*/true);
-  const MatrixOperand b = ReadOperand(b_shape, node.attrs().GetBool(transpose_b_attr), /*is_x1=*/false);
+  MatrixOperand a = ReadOperand(a_shape, node.attrs().GetBool(transpose_a_attr), /*is_x1=*/true);
+  MatrixOperand b = ReadOperand(b_shape, node.attrs().GetBool(transpose_b_attr), /*is_x1=*/false);
   if (a.cols != b.rows) {
     Fail(node, ErrorCode::kInvalidArgument,
          fmt::format("inner dimensions differ: x1 {} gives K = {}, x2 {} gives K = {} ({} = {}, {} = {})",
                      a_shape.ToString(), a.cols, b_shape.ToString(), b.rows, transpose_a_attr,
                      node.attrs().GetBool(transpose_a_attr), transpose_b_attr, node.attrs().GetBool(transpose_b_attr)));
   }
+  FoldBatchIntoRows(a, b);
   Shape batch;
   try {
     batch = BroadcastShapes(Shape(a.batch), Shape(b.batch));

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/fast_math.h"
@@ -86,11 +87,13 @@ struct Moments {
 };
 
 template <typename T>
-Moments ComputeMoments(const T* in, int64_t n) {
+[[gnu::always_inline]] inline Moments ComputeMoments(const T* in, int64_t n) {
   double sum = 0;
+#pragma omp simd reduction(+ : sum)
   for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(Load(in[i]));
   const double mean = sum / static_cast<double>(n);
   double squares = 0;
+#pragma omp simd reduction(+ : squares)
   for (int64_t i = 0; i < n; ++i) {
     const double d = static_cast<double>(Load(in[i])) - mean;
     squares += d * d;
@@ -103,7 +106,7 @@ Moments ComputeMoments(const T* in, int64_t n) {
 // from the first element, not from 0, so that a mean large against the
 // spread does not cancel the variance away.
 template <typename T>
-Moments ComputeMomentsFast(const T* in, int64_t n) {
+[[gnu::always_inline]] inline Moments ComputeMomentsFast(const T* in, int64_t n) {
   using C = Compute<T>;
   const C shift = Load(in[0]);
   C sum = 0, squares = 0;
@@ -117,10 +120,39 @@ Moments ComputeMomentsFast(const T* in, int64_t n) {
   return {shift + mean_d, std::max(C(0), squares / static_cast<C>(n) - mean_d * mean_d)};
 }
 
-// x viewed as [rows, cols] with cols = the normalized axes; gamma and beta
-// cover the trailing `params` elements of a row's index space, so a flat
-// element i uses gamma[i % params]. kFast: high_performance (the one-pass
-// statistics above and FastRsqrt); otherwise two passes in double.
+// One LayerNorm row of `cols` elements: its statistics (returned for the
+// optional mean and variance outputs), then y. gamma and beta cover the
+// trailing `params` elements of the rows' index space and the row starts at
+// element `param_base` of them (0 in the usual params == cols case). kFast:
+// high_performance (the one-pass statistics above and FastRsqrt); otherwise
+// two passes in double, and the normalization in double.
+template <typename T, bool kFast>
+GE_CPU_CLONES Moments LayerNormRow(const T* in, T* out, const T* gamma, const T* beta, int64_t cols, int64_t params,
+                                   int64_t param_base, float epsilon) {
+  const Moments moments = kFast ? ComputeMomentsFast(in, cols) : ComputeMoments(in, cols);
+  using C = std::conditional_t<kFast, Compute<T>, double>;
+  C inv_std;
+  if constexpr (kFast && std::is_same_v<C, float>) {
+    inv_std = FastRsqrt(static_cast<float>(moments.variance) + epsilon);
+  } else {
+    inv_std = static_cast<C>(1.0 / std::sqrt(moments.variance + epsilon));
+  }
+  const C m = static_cast<C>(moments.mean);
+  auto in_c = [](T v) { return static_cast<C>(Load(v)); };
+  if (params == cols) {
+#pragma omp simd
+    for (int64_t c = 0; c < cols; ++c) out[c] = Store<T>((in_c(in[c]) - m) * inv_std * in_c(gamma[c]) + in_c(beta[c]));
+  } else {
+    for (int64_t c = 0; c < cols; ++c) {
+      const int64_t p = (param_base + c) % params;
+      out[c] = Store<T>((in_c(in[c]) - m) * inv_std * in_c(gamma[p]) + in_c(beta[p]));
+    }
+  }
+  return moments;
+}
+
+// x viewed as [rows, cols] with cols = the normalized axes, one LayerNormRow
+// per row.
 template <typename T, bool kFast>
 class LayerNormKernel final : public Kernel {
  public:
@@ -136,33 +168,12 @@ class LayerNormKernel final : public Kernel {
     T* var_out = ctx.outputs.size() > 2 ? ctx.outputs[2].as<T>() : nullptr;
 #pragma omp parallel for if (rows_ * cols_ > kParallelGrain)
     for (int64_t r = 0; r < rows_; ++r) {
-      const T* in = x + r * cols_;
-      T* out = y + r * cols_;
-      const auto [mean, variance] = kFast ? ComputeMomentsFast(in, cols_) : ComputeMoments(in, cols_);
-      // high_precision normalizes in double, high_performance in the compute type.
+      const Moments moments = LayerNormRow<T, kFast>(x + r * cols_, y + r * cols_, gamma, beta, cols_, params_,
+                                                     (r * cols_) % params_, epsilon_);
+      // The stored mean is the one the row was normalized with.
       using C = std::conditional_t<kFast, Compute<T>, double>;
-      C inv_std;
-      if constexpr (kFast && std::is_same_v<C, float>) {
-        inv_std = FastRsqrt(static_cast<float>(variance) + epsilon_);
-      } else {
-        inv_std = static_cast<C>(1.0 / std::sqrt(variance + epsilon_));
-      }
-      const C m = static_cast<C>(mean);
-      auto in_c = [](T v) { return static_cast<C>(Load(v)); };
-      if (params_ == cols_) {  // the usual case: one gamma per normalized element
-#pragma omp simd
-        for (int64_t c = 0; c < cols_; ++c) {
-          out[c] = Store<T>((in_c(in[c]) - m) * inv_std * in_c(gamma[c]) + in_c(beta[c]));
-        }
-      } else {
-        const int64_t param_base = (r * cols_) % params_;
-        for (int64_t c = 0; c < cols_; ++c) {
-          const int64_t p = (param_base + c) % params_;
-          out[c] = Store<T>((in_c(in[c]) - m) * inv_std * in_c(gamma[p]) + in_c(beta[p]));
-        }
-      }
-      if (mean_out != nullptr) mean_out[r] = Store<T>(m);
-      if (var_out != nullptr) var_out[r] = Store<T>(variance);
+      if (mean_out != nullptr) mean_out[r] = Store<T>(static_cast<C>(moments.mean));
+      if (var_out != nullptr) var_out[r] = Store<T>(moments.variance);
     }
   }
 

@@ -1,4 +1,4 @@
-// MaxPoolV3 / AvgPoolV2 on NCHW and MaxPool3D / AvgPool3D on NCDHW, with pads,
+// MaxPoolV3 / AvgPoolV2 on NCHW or NHWC and MaxPool3D / AvgPool3D on NCDHW, with pads,
 // dilations (max), ceil_mode, global pooling and exclusive/inclusive
 // averaging, MaxPoolWithArgmax; and MaxUnpool. A 2-D window is run as a 3-D
 // one of depth 1. AvgPoolV2 also averages int8 (with a zero point, offset_x).
@@ -26,7 +26,9 @@ namespace {
 using Dims3 = std::array<int64_t, 3>;
 
 struct PoolGeometry {
-  int64_t planes = 0;  // N * C
+  int64_t planes = 0;    // N * C; N for channels-last x
+  int64_t channels = 1;  // C for channels-last x (each pixel a C-long row), else 1
+  bool channels_last = false;
   Dims3 in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1};
   Dims3 pad_begin{0, 0, 0}, pad_end{0, 0, 0};
 
@@ -35,7 +37,8 @@ struct PoolGeometry {
 };
 
 PoolGeometry ReadGeometry(const Node& node, bool has_dilations) {
-  const size_t spatial = SpatialRankOf(node, 0);
+  const WindowLayout layout = WindowLayoutOf(node, 0, /*allow_channels_last=*/true);
+  const size_t spatial = layout.spatial;
   const Shape& x = InputShape(node, 0);
   const Shape& y = OutputShape(node, 0);
   if (y.rank() != x.rank()) {
@@ -43,21 +46,23 @@ PoolGeometry ReadGeometry(const Node& node, bool has_dilations) {
                                                         y.ToString()));
   }
   PoolGeometry g;
-  g.planes = x.dim(0) * x.dim(1);
+  g.channels_last = layout.channels_last;
+  g.channels = g.channels_last ? x.dim(layout.channel_axis()) : 1;
+  g.planes = g.channels_last ? x.dim(0) : x.dim(0) * x.dim(1);
   const size_t first = 3 - spatial;  // 2-D windows leave the depth axis at 1
   for (size_t a = 0; a < spatial; ++a) {
-    g.in[first + a] = x.dim(2 + a);
-    g.out[first + a] = y.dim(2 + a);
+    g.in[first + a] = x.dim(layout.spatial_axis(a));
+    g.out[first + a] = y.dim(layout.spatial_axis(a));
   }
   const auto& attrs = node.attrs();
   if (attrs.Has("global_pooling") && attrs.GetBool("global_pooling")) {
     // The window is the whole plane, without padding.
     g.kernel = g.in;
   } else {
-    const std::vector<int64_t> kernel = SpatialAttrN(node, "ksize", spatial);
-    const std::vector<int64_t> stride = SpatialAttrN(node, "strides", spatial);
+    const std::vector<int64_t> kernel = SpatialAttrN(node, "ksize", layout);
+    const std::vector<int64_t> stride = SpatialAttrN(node, "strides", layout);
     const std::vector<int64_t> dilation =
-        has_dilations ? SpatialAttrN(node, "dilations", spatial) : std::vector<int64_t>(spatial, 1);
+        has_dilations ? SpatialAttrN(node, "dilations", layout) : std::vector<int64_t>(spatial, 1);
     const std::vector<int64_t> pads = PadsAttrN(node, spatial);
     for (size_t a = 0; a < spatial; ++a) {
       g.kernel[first + a] = kernel[a];
@@ -309,6 +314,92 @@ class AvgPoolKernel final : public Kernel {
   bool exclusive_;
 };
 
+// One output row (all ow at one oh) of 2-D pooling of channels-last x
+// ([N, H, W, C], `image` is one N): each output pixel combines the C-long
+// rows of its window's real input pixels in window order, vectorized over the
+// channels, under the planar kernels' rules: padding never wins a maximum (a
+// window of padding only gives T{}), the first real cell seeds it and a later
+// one replaces it when greater; averages divide by the counts AvgPoolKernel
+// uses, summing in Acc (scaled by 1/count when Acc is the compute type, the
+// high_performance form). acc holds C values.
+template <typename T, typename Acc, bool kMax>
+GE_CPU_CLONES void ChannelsLastPoolRow(const PoolGeometry& g, bool exclusive, const T* image, int64_t oh, Acc* acc,
+                                       T* out) {
+  const int64_t channels = g.channels;
+  const int64_t top = oh * g.stride[1] - g.pad_begin[1];
+  for (int64_t ow = 0; ow < g.out[2]; ++ow, out += channels) {
+    const int64_t left = ow * g.stride[2] - g.pad_begin[2];
+    int64_t real = 0;
+    for (int64_t i = 0; i < g.kernel[1]; ++i) {
+      const int64_t h = top + i * g.dilation[1];
+      if (h < 0 || h >= g.in[1]) continue;
+      for (int64_t j = 0; j < g.kernel[2]; ++j) {
+        const int64_t w = left + j * g.dilation[2];
+        if (w < 0 || w >= g.in[2]) continue;
+        const T* cell = image + (h * g.in[2] + w) * channels;
+        if (real++ == 0) {
+#pragma omp simd
+          for (int64_t c = 0; c < channels; ++c) acc[c] = static_cast<Acc>(Load(cell[c]));
+        } else if constexpr (kMax) {
+#pragma omp simd
+          for (int64_t c = 0; c < channels; ++c) {
+            const Acc v = static_cast<Acc>(Load(cell[c]));
+            acc[c] = acc[c] < v ? v : acc[c];
+          }
+        } else {
+#pragma omp simd
+          for (int64_t c = 0; c < channels; ++c) acc[c] += static_cast<Acc>(Load(cell[c]));
+        }
+      }
+    }
+    if constexpr (kMax) {
+#pragma omp simd
+      for (int64_t c = 0; c < channels; ++c) out[c] = real > 0 ? Store<T>(acc[c]) : T{};
+    } else {
+      const int64_t padded = (std::min(top + g.kernel[1], g.in[1] + g.pad_end[1]) - top) *
+                             (std::min(left + g.kernel[2], g.in[2] + g.pad_end[2]) - left);
+      const int64_t count = exclusive ? real : padded;
+      if (count <= 0 || real == 0) {
+        std::fill(out, out + channels, Store<T>(Compute<T>(0)));
+      } else if constexpr (std::is_same_v<Acc, double>) {
+        for (int64_t c = 0; c < channels; ++c) out[c] = Store<T>(acc[c] / static_cast<double>(count));
+      } else {
+        const Acc scale = Acc(1) / static_cast<Acc>(count);
+#pragma omp simd
+        for (int64_t c = 0; c < channels; ++c) out[c] = Store<T>(acc[c] * scale);
+      }
+    }
+  }
+}
+
+// ChannelsLastPoolRow over the rows of every image, in parallel.
+template <typename T, typename Acc, bool kMax>
+class ChannelsLastPoolKernel final : public Kernel {
+ public:
+  ChannelsLastPoolKernel(PoolGeometry g, bool exclusive) : g_(g), exclusive_(exclusive) {}
+
+  void Run(const KernelContext& ctx) const override {
+    const PoolGeometry& g = g_;
+    const T* x = ctx.inputs[0].as<const T>();
+    T* y = ctx.outputs[0].as<T>();
+    const int64_t rows = g.planes * g.out[1];
+#pragma omp parallel if (rows * g.out[2] * g.channels > kParallelGrain / 16)
+    {
+      std::vector<Acc> acc(static_cast<size_t>(g.channels));
+#pragma omp for
+      for (int64_t row = 0; row < rows; ++row) {
+        const T* image = x + row / g.out[1] * g.in_plane() * g.channels;
+        ChannelsLastPoolRow<T, Acc, kMax>(g, exclusive_, image, row % g.out[1], acc.data(),
+                                          y + row * g.out[2] * g.channels);
+      }
+    }
+  }
+
+ private:
+  PoolGeometry g_;
+  bool exclusive_;
+};
+
 // int8 averaging (quantized models): the window sums exactly in int64, padded
 // cells that are counted (exclusive = false) hold the zero point offset_x, and
 // the mean rounds half to even.
@@ -363,8 +454,13 @@ std::unique_ptr<Kernel> MakeMaxPool(const Node& node) {
     Fail(node, ErrorCode::kInvalidArgument,
          fmt::format("output argmax must be int64, got {}", DataTypeName(node.output(1)->dtype())));
   }
+  if (g.channels_last && node.num_outputs() > 1) {
+    Fail(node, ErrorCode::kUnsupported, "the argmax output needs NCHW or NCDHW x, not NHWC");
+  }
   return DispatchDtype(node, InputDtype(node, 0), MaxPoolTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<MaxPoolKernel<typename decltype(tag)::type>>(g, column_major);
+    using T = typename decltype(tag)::type;
+    if (g.channels_last) return std::make_unique<ChannelsLastPoolKernel<T, Compute<T>, /*kMax=*/true>>(g, false);
+    return std::make_unique<MaxPoolKernel<T>>(g, column_major);
   });
 }
 
@@ -375,6 +471,7 @@ std::unique_ptr<Kernel> MakeAvgPool(const Node& node) {
                                                        : !node.attrs().GetBool("count_include_pad");
   const int64_t offset_x = node.attrs().Has("offset_x") ? node.attrs().GetInt("offset_x") : 0;
   if (InputDtype(node, 0) == DataType::kInt8) {
+    if (g.channels_last) Fail(node, ErrorCode::kUnsupported, "int8 average pooling needs NCHW x, not NHWC");
     if (offset_x < -128 || offset_x > 127) {
       Fail(node, ErrorCode::kInvalidArgument,
            fmt::format("attribute 'offset_x' is {}; for int8 x it must lie in [-128, 127]", offset_x));
@@ -389,6 +486,8 @@ std::unique_ptr<Kernel> MakeAvgPool(const Node& node) {
   const bool fast = WantsHighPerformance(node);
   return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     using T = typename decltype(tag)::type;
+    if (g.channels_last && fast) return std::make_unique<ChannelsLastPoolKernel<T, Compute<T>, false>>(g, exclusive);
+    if (g.channels_last) return std::make_unique<ChannelsLastPoolKernel<T, double, false>>(g, exclusive);
     if (fast) return std::make_unique<AvgPoolKernel<T, true>>(g, exclusive);
     return std::make_unique<AvgPoolKernel<T, false>>(g, exclusive);
   });

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
@@ -26,34 +27,37 @@ namespace {
 template <typename T>
 using WideAcc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
 
-template <typename T>
-struct SumReducer {
-  using Acc = WideAcc<T>;
+// Sums in Acc; a contiguous run goes into SIMD partial sums. The
+// reassociation is exact for integers and, in the double accumulator of the
+// float dtypes, far below their rounding.
+template <typename Acc_>
+struct Summing {
+  using Acc = Acc_;
   static Acc Init() { return Acc(0); }
-  static Acc Step(Acc acc, T x) { return acc + x; }
-  static T Finish(Acc acc, int64_t) { return static_cast<T>(acc); }
-};
-template <typename T>
-struct MeanReducer {
-  using Acc = WideAcc<T>;
-  static Acc Init() { return Acc(0); }
-  static Acc Step(Acc acc, T x) { return acc + x; }
-  static T Finish(Acc acc, int64_t count) { return static_cast<T>(acc / static_cast<Acc>(count)); }
-};
-// ReduceMeanD's high_performance mode: the sum in the compute type (float for
-// float16/bfloat16/float32) in SIMD partial sums, scaled by 1/count.
-template <typename T>
-struct FastMeanReducer {
-  using Acc = T;
-  static Acc Init() { return Acc(0); }
-  static Acc Step(Acc acc, T x) { return acc + x; }
+  template <typename C>
+  static Acc Step(Acc acc, C x) {
+    return acc + x;
+  }
   template <typename In>
   static Acc StepRun(Acc acc, const In* run, int64_t n) {
 #pragma omp simd reduction(+ : acc)
     for (int64_t j = 0; j < n; ++j) acc += Load(run[j]);
     return acc;
   }
-  static T Finish(Acc acc, int64_t count) { return acc * (T(1) / static_cast<T>(count)); }
+};
+template <typename T>
+struct SumReducer : Summing<WideAcc<T>> {
+  static T Finish(WideAcc<T> acc, int64_t) { return static_cast<T>(acc); }
+};
+template <typename T>
+struct MeanReducer : Summing<WideAcc<T>> {
+  static T Finish(WideAcc<T> acc, int64_t count) { return static_cast<T>(acc / static_cast<WideAcc<T>>(count)); }
+};
+// ReduceMeanD's high_performance mode: the sum in the compute type (float for
+// float16/bfloat16/float32), scaled by 1/count.
+template <typename T>
+struct FastMeanReducer : Summing<T> {
+  static T Finish(T acc, int64_t count) { return acc * (T(1) / static_cast<T>(count)); }
 };
 template <typename T>
 struct ProdReducer {
@@ -182,13 +186,20 @@ ReducePlan PlanReduce(const std::vector<int64_t>& in_dims, const std::vector<boo
 // Folds a contiguous run into acc: by the reducer's own StepRun when it has
 // one (a reassociating SIMD loop), else element by element in order.
 template <typename R, typename T>
-typename R::Acc StepRun(typename R::Acc acc, const T* run, int64_t n) {
+GE_CPU_CLONES typename R::Acc StepRun(typename R::Acc acc, const T* run, int64_t n) {
   if constexpr (requires { R::StepRun(acc, run, n); }) {
     return R::StepRun(acc, run, n);
   } else {
     for (int64_t j = 0; j < n; ++j) acc = R::Step(acc, Load(run[j]));
     return acc;
   }
+}
+
+// Folds a contiguous run into as many accumulators, one per lane.
+template <typename R, typename T>
+GE_CPU_CLONES void StepLanes(typename R::Acc* acc, const T* run, int64_t n) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) acc[j] = R::Step(acc[j], Load(run[j]));
 }
 
 // Reduces x into y as the plan says.
@@ -215,11 +226,7 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
     for (int64_t o = 0; o < outputs; ++o) {
       const int64_t base = plan.outer.Offset(o);
       std::vector<Acc> acc(static_cast<size_t>(inner), R::Init());
-      for (int64_t r = 0; r < reduced; ++r) {
-        const T* run = x + base + plan.reduced.Offset(r);
-#pragma omp simd
-        for (int64_t j = 0; j < inner; ++j) acc[j] = R::Step(acc[j], Load(run[j]));
-      }
+      for (int64_t r = 0; r < reduced; ++r) StepLanes<R>(acc.data(), x + base + plan.reduced.Offset(r), inner);
       T* out = y + o * inner;
       for (int64_t j = 0; j < inner; ++j) out[j] = Store<T>(R::Finish(acc[j], plan.count));
     }

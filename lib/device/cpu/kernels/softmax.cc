@@ -1,8 +1,9 @@
 // SoftmaxV2, LogSoftmaxV2 and Hardmax over one axis (or several adjacent
 // axes, treated as one). float16/bfloat16 compute in float. SoftmaxV2 and
 // LogSoftmaxV2 have two implementations: high_precision (the default)
-// computes in double; high_performance uses FastExp/FastLog (fast_math.h) and
-// sums in the compute type.
+// computes in double (float results with wide_math.h's WideExp);
+// high_performance uses FastExp/FastLog (fast_math.h) and sums in the
+// compute type.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,10 +12,12 @@
 
 #include <fmt/format.h>
 
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/fast_math.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "device/cpu/kernels/wide_math.h"
 
 namespace ge::device::cpu {
 
@@ -22,32 +25,133 @@ namespace {
 
 enum class Mode { kSoftmax, kLogSoftmax, kHardmax };
 
-// e^x and ln x of the two implementations: the fast ones exist for float only.
-template <bool kFast, typename C>
-[[gnu::always_inline]] inline C Exp(C x) {
-  if constexpr (kFast && std::is_same_v<C, float>) {
-    return FastExp(x);
-  } else {
-    return std::exp(x);
+// The arithmetic of one (dtype, mode, implementation): high_precision
+// computes in double, high_performance in the compute type with the
+// fast_math.h functions (float only).
+template <typename T, Mode kMode, bool kFast>
+struct Normalize {
+  using C = std::conditional_t<kFast, Compute<T>, double>;
+  static C In(T v) { return static_cast<C>(Load(v)); }
+
+  // e^x: float results come from WideExp (1e-14 relative before their
+  // rounding, and it vectorizes); float64 ones keep libm.
+  [[gnu::always_inline]] static C Exp(C x) {
+    if constexpr (kFast && std::is_same_v<C, float>) {
+      return FastExp(x);
+    } else if constexpr (std::is_same_v<T, double>) {
+      return std::exp(x);
+    } else {
+      return WideExp(x);
+    }
   }
-}
-template <bool kFast, typename C>
-[[gnu::always_inline]] inline C Log(C x) {
-  if constexpr (kFast && std::is_same_v<C, float>) {
-    return FastLog(x);
+  static C Log(C x) {
+    if constexpr (kFast && std::is_same_v<C, float>) {
+      return FastLog(x);
+    } else {
+      return std::log(x);
+    }
+  }
+
+  // Exponentials are kept in y when T is the compute type (no rounding);
+  // otherwise recomputed in the last pass.
+  static constexpr bool kKeepExp = kMode == Mode::kSoftmax && std::is_same_v<T, C>;
+};
+
+// The normalized axis is the last one (the common case): one contiguous row
+// of `axis` elements, reduced with SIMD reductions. A NaN anywhere in the
+// row makes the sum, and so every output, NaN.
+template <typename T, Mode kMode, bool kFast>
+GE_CPU_CLONES void NormalizeRow(const T* x, T* y, int64_t axis) {
+  using N = Normalize<T, kMode, kFast>;
+  using C = typename N::C;
+  C max = N::In(x[0]);
+#pragma omp simd reduction(max : max)
+  for (int64_t k = 1; k < axis; ++k) max = std::max(max, N::In(x[k]));
+  C sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t k = 0; k < axis; ++k) {
+    const C e = N::Exp(N::In(x[k]) - max);
+    if constexpr (N::kKeepExp) y[k] = e;
+    sum += e;
+  }
+  if constexpr (kMode == Mode::kLogSoftmax) {
+    const C shift = max + N::Log(sum);
+#pragma omp simd
+    for (int64_t k = 0; k < axis; ++k) y[k] = Store<T>(N::In(x[k]) - shift);
   } else {
-    return std::log(x);
+    const C scale = C(1) / sum;
+#pragma omp simd
+    for (int64_t k = 0; k < axis; ++k) {
+      if constexpr (N::kKeepExp) {
+        y[k] *= scale;
+      } else {
+        y[k] = Store<T>(N::Exp(N::In(x[k]) - max) * scale);
+      }
+    }
   }
 }
 
-// x viewed as [outer, axis, inner]. Each outer block is normalized with
-// passes over whole rows of `inner` elements (one element when the axis is
-// the last), so every loop runs over contiguous memory.
+// One [axis, inner] block normalized along axis with passes over whole rows
+// of `inner` lanes; max, sum and argmax hold `inner` values each.
+template <typename T, Mode kMode, bool kFast, typename C = typename Normalize<T, kMode, kFast>::C>
+GE_CPU_CLONES void NormalizeBlock(const T* x, T* y, int64_t axis, int64_t inner, C* max, C* sum, int64_t* argmax) {
+  using N = Normalize<T, kMode, kFast>;
+  const int64_t n = inner;
+  for (int64_t j = 0; j < n; ++j) {
+    max[j] = N::In(x[j]);
+    argmax[j] = 0;
+  }
+  for (int64_t k = 1; k < axis; ++k) {
+    const T* row = x + k * n;
+    for (int64_t j = 0; j < n; ++j) {
+      const C v = N::In(row[j]);
+      if (v > max[j]) {
+        max[j] = v;
+        argmax[j] = k;
+      }
+    }
+  }
+  if constexpr (kMode == Mode::kHardmax) {
+    for (int64_t k = 0; k < axis; ++k) {
+      for (int64_t j = 0; j < n; ++j) y[k * n + j] = Store<T>(C(argmax[j] == k ? 1 : 0));
+    }
+    return;
+  }
+  std::fill(sum, sum + n, C(0));
+  for (int64_t k = 0; k < axis; ++k) {
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) {
+      const C e = N::Exp(N::In(x[k * n + j]) - max[j]);
+      if constexpr (N::kKeepExp) y[k * n + j] = e;
+      sum[j] += e;
+    }
+  }
+  if constexpr (kMode == Mode::kLogSoftmax) {
+    for (int64_t j = 0; j < n; ++j) max[j] += N::Log(sum[j]);
+    for (int64_t k = 0; k < axis; ++k) {
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) y[k * n + j] = Store<T>(N::In(x[k * n + j]) - max[j]);
+    }
+  } else {
+    for (int64_t j = 0; j < n; ++j) sum[j] = C(1) / sum[j];
+    for (int64_t k = 0; k < axis; ++k) {
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) {
+        if constexpr (N::kKeepExp) {
+          y[k * n + j] *= sum[j];
+        } else {
+          y[k * n + j] = Store<T>(N::Exp(N::In(x[k * n + j]) - max[j]) * sum[j]);
+        }
+      }
+    }
+  }
+}
+
+// x viewed as [outer, axis, inner]; each outer block is normalized on its
+// own, so every loop runs over contiguous memory.
 template <typename T, Mode kMode, bool kFast>
 class AxisNormalizeKernel final : public Kernel {
-  // high_precision computes in double, high_performance in the compute type.
-  using C = std::conditional_t<kFast, Compute<T>, double>;
-  static C In(T v) { return static_cast<C>(Load(v)); }
+  using C = typename Normalize<T, kMode, kFast>::C;
 
  public:
   AxisNormalizeKernel(int64_t outer, int64_t axis, int64_t inner) : outer_(outer), axis_(axis), inner_(inner) {}
@@ -66,100 +170,16 @@ class AxisNormalizeKernel final : public Kernel {
 #pragma omp for
       for (int64_t o = 0; o < outer_; ++o) {
         if (kMode != Mode::kHardmax && inner_ == 1) {
-          Row(x + o * block, y + o * block);
+          NormalizeRow<T, kMode, kFast>(x + o * block, y + o * block, axis_);
         } else {
-          Block(x + o * block, y + o * block, max.data(), sum.data(), argmax.data());
+          NormalizeBlock<T, kMode, kFast>(x + o * block, y + o * block, axis_, inner_, max.data(), sum.data(),
+                                          argmax.data());
         }
       }
     }
   }
 
  private:
-  // Exponentials are kept in y when T is the compute type (no rounding);
-  // otherwise recomputed in the last pass.
-  static constexpr bool kKeepExp = kMode == Mode::kSoftmax && std::is_same_v<T, C>;
-
-  // The normalized axis is the last one (the common case): one contiguous
-  // row, reduced with SIMD reductions.
-  void Row(const T* x, T* y) const {
-    C max = In(x[0]);
-    for (int64_t k = 1; k < axis_; ++k) max = std::max(max, In(x[k]));
-    C sum = 0;
-#pragma omp simd reduction(+ : sum)
-    for (int64_t k = 0; k < axis_; ++k) {
-      const C e = Exp<kFast>(In(x[k]) - max);
-      if constexpr (kKeepExp) y[k] = e;
-      sum += e;
-    }
-    if constexpr (kMode == Mode::kLogSoftmax) {
-      const C shift = max + Log<kFast>(sum);
-#pragma omp simd
-      for (int64_t k = 0; k < axis_; ++k) y[k] = Store<T>(In(x[k]) - shift);
-    } else {
-      const C scale = C(1) / sum;
-#pragma omp simd
-      for (int64_t k = 0; k < axis_; ++k) {
-        if constexpr (kKeepExp) {
-          y[k] *= scale;
-        } else {
-          y[k] = Store<T>(Exp<kFast>(In(x[k]) - max) * scale);
-        }
-      }
-    }
-  }
-
-  void Block(const T* x, T* y, C* max, C* sum, int64_t* argmax) const {
-    const int64_t n = inner_;
-    for (int64_t j = 0; j < n; ++j) {
-      max[j] = In(x[j]);
-      argmax[j] = 0;
-    }
-    for (int64_t k = 1; k < axis_; ++k) {
-      const T* row = x + k * n;
-      for (int64_t j = 0; j < n; ++j) {
-        const C v = In(row[j]);
-        if (v > max[j]) {
-          max[j] = v;
-          argmax[j] = k;
-        }
-      }
-    }
-    if constexpr (kMode == Mode::kHardmax) {
-      for (int64_t k = 0; k < axis_; ++k) {
-        for (int64_t j = 0; j < n; ++j) y[k * n + j] = Store<T>(C(argmax[j] == k ? 1 : 0));
-      }
-      return;
-    }
-    std::fill(sum, sum + n, C(0));
-    for (int64_t k = 0; k < axis_; ++k) {
-#pragma omp simd
-      for (int64_t j = 0; j < n; ++j) {
-        const C e = Exp<kFast>(In(x[k * n + j]) - max[j]);
-        if constexpr (kKeepExp) y[k * n + j] = e;
-        sum[j] += e;
-      }
-    }
-    if constexpr (kMode == Mode::kLogSoftmax) {
-      for (int64_t j = 0; j < n; ++j) max[j] += Log<kFast>(sum[j]);
-      for (int64_t k = 0; k < axis_; ++k) {
-#pragma omp simd
-        for (int64_t j = 0; j < n; ++j) y[k * n + j] = Store<T>(In(x[k * n + j]) - max[j]);
-      }
-    } else {
-      for (int64_t j = 0; j < n; ++j) sum[j] = C(1) / sum[j];
-      for (int64_t k = 0; k < axis_; ++k) {
-#pragma omp simd
-        for (int64_t j = 0; j < n; ++j) {
-          if constexpr (kKeepExp) {
-            y[k * n + j] *= sum[j];
-          } else {
-            y[k * n + j] = Store<T>(Exp<kFast>(In(x[k * n + j]) - max[j]) * sum[j]);
-          }
-        }
-      }
-    }
-  }
-
   int64_t outer_, axis_, inner_;
 };
 

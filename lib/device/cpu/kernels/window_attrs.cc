@@ -8,26 +8,40 @@
 
 namespace ge::device::cpu {
 
-size_t SpatialRankOf(const Node& node, size_t x_input) {
+WindowLayout WindowLayoutOf(const Node& node, size_t x_input, bool allow_channels_last) {
   const Shape& x = InputShape(node, x_input);
   const std::string& format = node.attrs().GetString("data_format");
-  const bool ok = (x.rank() == 4 && format == "NCHW") || (x.rank() == 5 && format == "NCDHW");
-  if (!ok) {
-    Fail(node, ErrorCode::kUnsupported,
-         fmt::format("x {} with data_format \"{}\": the cpu kernels support 4-D NCHW and 5-D NCDHW", x.ToString(),
-                     format));
+  if (x.rank() == 4 && format == "NCHW") return WindowLayout{2, false};
+  if (x.rank() == 5 && format == "NCDHW") return WindowLayout{3, false};
+  if (allow_channels_last && x.rank() == 4 && format == "NHWC") return WindowLayout{2, true};
+  Fail(node, ErrorCode::kUnsupported,
+       fmt::format("x {} with data_format \"{}\": this cpu kernel supports 4-D NCHW{} and 5-D NCDHW", x.ToString(),
+                   format, allow_channels_last ? ", 4-D NHWC" : ""));
+}
+
+size_t SpatialRankOf(const Node& node, size_t x_input) {
+  return WindowLayoutOf(node, x_input, /*allow_channels_last=*/false).spatial;
+}
+
+std::vector<int64_t> SpatialAttrN(const Node& node, const std::string& attr, const WindowLayout& layout) {
+  const std::vector<int64_t>& values = node.attrs().GetInts(attr);
+  bool ok = values.size() == layout.rank();
+  std::vector<int64_t> spatial_values;
+  for (size_t a = 0; ok && a < layout.spatial; ++a) {
+    spatial_values.push_back(values[layout.spatial_axis(a)]);
+    ok = spatial_values.back() > 0;
   }
-  return x.rank() - 2;
+  if (!ok) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("attribute '{}' must have {} entries ({}), got [{}]", attr, layout.rank(),
+                     layout.channels_last ? "N, positive spatial values, C" : "N, C, then positive spatial values",
+                     fmt::join(values, ", ")));
+  }
+  return spatial_values;
 }
 
 std::vector<int64_t> SpatialAttrN(const Node& node, const std::string& attr, size_t spatial) {
-  const std::vector<int64_t>& values = node.attrs().GetInts(attr);
-  if (values.size() != spatial + 2 || std::any_of(values.begin() + 2, values.end(), [](int64_t v) { return v <= 0; })) {
-    Fail(node, ErrorCode::kInvalidArgument,
-         fmt::format("attribute '{}' must have {} entries (N, C, then positive spatial values), got [{}]", attr,
-                     spatial + 2, fmt::join(values, ", ")));
-  }
-  return std::vector<int64_t>(values.begin() + 2, values.end());
+  return SpatialAttrN(node, attr, WindowLayout{spatial, false});
 }
 
 std::vector<int64_t> PadsAttrN(const Node& node, size_t spatial) {

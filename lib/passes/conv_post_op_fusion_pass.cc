@@ -1,0 +1,143 @@
+// Folds what follows a float32 Conv2D on the CPU into the convolution, where
+// oneDNN applies it as a post-op while the result is still in registers: a
+// residual Add of a same-shaped tensor (the addend becomes Conv2D input
+// kConvFusedAddend), then a Relu or a ClipByValue with constant scalar bounds
+// (Relu6). Each folded op would otherwise read and write the whole tensor
+// once more. The folded ops are recorded in the "_fused*" attributes
+// (graph/conv_post_ops.h), which only the CPU kernel reads, so the pass runs for the
+// CPU device alone.
+#include <optional>
+
+#include "graph/conv_post_ops.h"
+#include "passes/builtin_passes.h"
+#include "passes/graph_rewrite.h"
+#include "passes/impl_mode_selection.h"
+
+namespace ge::passes {
+namespace {
+
+enum ConvInput { kConvX = 0, kConvFilter, kConvBias, kConvOffsetW };
+
+// The float32 oneDNN convolution of the CPU kernel: the reduced-precision
+// modes (bfloat16 products), the quantized form and other dtypes run kernels
+// without post-ops.
+bool IsFusableConv(const Node& conv, const std::unordered_set<const Node*>& control_dependents) {
+  if (conv.op_type() != "Conv2D" || conv.num_outputs() != 1 || !conv.control_inputs().empty() ||
+      control_dependents.count(&conv) != 0 || conv.input(kConvX) == nullptr || conv.input(kConvOffsetW) != nullptr) {
+    return false;
+  }
+  const AttrValue* offset_x = conv.attrs().Find("offset_x");
+  if (offset_x != nullptr && (!std::holds_alternative<int64_t>(*offset_x) || std::get<int64_t>(*offset_x) != 0)) {
+    return false;
+  }
+  if (conv.input(kConvX)->dtype() != DataType::kFloat || conv.output(0)->dtype() != DataType::kFloat) return false;
+  // The modes in which the kernel multiplies bfloat16-rounded operands
+  // (WantsReducedPrecisionProducts in device/cpu/kernels/kernel_utils.h).
+  const AttrValue* mode = conv.attrs().Find(kImplModeAttr);
+  bool reduced_precision = mode != nullptr && std::holds_alternative<std::string>(*mode) &&
+                           (std::get<std::string>(*mode) == "high_performance" ||
+                            std::get<std::string>(*mode) == "enable_hi_float_32_execution");
+  return !reduced_precision;
+}
+
+// The node that alone reads the convolution's result, when it may disappear into it.
+Node* SoleConsumer(const Graph& graph, const Node& conv, const std::unordered_set<const Node*>& control_dependents) {
+  const Value* result = conv.output(0);
+  if (IsGraphOutput(graph, result) || result->uses().size() != 1) return nullptr;
+  Node* consumer = result->uses()[0].node;
+  if (consumer->num_outputs() != 1 || !consumer->control_inputs().empty() || control_dependents.count(consumer) != 0) {
+    return nullptr;
+  }
+  const Value* out = consumer->output(0);
+  bool same_tensor = out->dtype() == result->dtype() && out->shape().IsStatic() && out->shape() == result->shape();
+  return same_tensor ? consumer : nullptr;
+}
+
+// A float32 constant holding one element.
+std::optional<float> ScalarConstant(const Value* value) {
+  const Tensor* tensor = value != nullptr ? value->constant() : nullptr;
+  if (tensor == nullptr || tensor->dtype() != DataType::kFloat || tensor->num_elements() != 1) return std::nullopt;
+  return tensor->data_as<float>()[0];
+}
+
+// Records the activation on the convolution; false when the consumer is none it can apply.
+bool RecordActivation(Node& conv, const Node& consumer) {
+  if (consumer.op_type() == "Relu" && consumer.num_inputs() == 1) {
+    conv.attrs().Set(kFusedActivationAttr, std::string(kFusedRelu));
+    return true;
+  }
+  if (consumer.op_type() == "ClipByValue" && consumer.num_inputs() == 3 && consumer.input(0) == conv.output(0)) {
+    std::optional<float> low = ScalarConstant(consumer.input(1)), high = ScalarConstant(consumer.input(2));
+    if (!low || !high || !(*low <= *high)) return false;
+    conv.attrs().Set(kFusedActivationAttr, std::string(kFusedClip));
+    conv.attrs().Set(kFusedClipMinAttr, *low);
+    conv.attrs().Set(kFusedClipMaxAttr, *high);
+    return true;
+  }
+  return false;
+}
+
+// Add(result, y) or Add(y, result) with y as large as the result: y becomes the addend.
+bool RecordAdd(Node& conv, const Node& consumer) {
+  if (consumer.op_type() != "Add" || consumer.num_inputs() != 2) return false;
+  const Value* result = conv.output(0);
+  Value* addend = consumer.input(0) == result ? consumer.input(1) : consumer.input(0);
+  if (addend == nullptr || addend == result || addend->dtype() != result->dtype() ||
+      addend->shape() != result->shape()) {
+    return false;
+  }
+  conv.SetInput(kConvFusedAddend, addend);
+  conv.attrs().Set(kFusedAddAttr, true);
+  return true;
+}
+
+// The convolution takes over the consumer's output value, name included, so
+// that downstream nodes and graph outputs see no change.
+void Absorb(Graph& graph, Node& conv, Node* consumer) {
+  Value* result = conv.output(0);
+  Value* out = consumer->output(0);
+  std::string name = out->name();
+  graph.ReplaceAllUsesWith(out, result);
+  graph.RemoveNode(consumer);
+  result->set_name(std::move(name));
+}
+
+// Folds the Add first and the activation after it (oneDNN applies post-ops in
+// that order); nothing follows an activation.
+bool FuseInto(Graph& graph, Node& conv, const std::unordered_set<const Node*>& control_dependents) {
+  bool changed = false;
+  while (!conv.attrs().Has(kFusedActivationAttr)) {
+    Node* consumer = SoleConsumer(graph, conv, control_dependents);
+    if (consumer == nullptr) break;
+    bool recorded = !conv.attrs().Has(kFusedAddAttr) && RecordAdd(conv, *consumer);
+    recorded = recorded || RecordActivation(conv, *consumer);
+    if (!recorded) break;
+    Absorb(graph, conv, consumer);
+    changed = true;
+  }
+  return changed;
+}
+
+class ConvPostOpFusionPass : public Pass {
+ public:
+  std::string name() const override { return "conv_post_op_fusion"; }
+
+  bool Run(Graph& graph, PassContext& ctx) override {
+    if (ctx.device_name != "cpu") return false;
+    std::unordered_set<const Node*> control_dependents = NodesWithControlDependents(graph);
+    // Gathered first: fusing removes consumers a running topological order would still hold.
+    std::vector<Node*> convs;
+    for (Node* node : graph.TopologicalOrder()) {
+      if (IsFusableConv(*node, control_dependents)) convs.push_back(node);
+    }
+    bool changed = false;
+    for (Node* conv : convs) changed = FuseInto(graph, *conv, control_dependents) || changed;
+    return changed;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> MakeConvPostOpFusionPass() { return std::make_unique<ConvPostOpFusionPass>(); }
+
+}  // namespace ge::passes
