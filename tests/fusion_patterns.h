@@ -5,6 +5,8 @@
 // (tests/e2e, numbers).
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -14,19 +16,9 @@
 
 #include "ge/builder.h"
 #include "ge/graph.h"
+#include "test_support.h"
 
 namespace ge::test {
-
-// Deterministic values in [lo, hi) of a float32 tensor.
-inline Tensor RandomFloats(Shape shape, uint32_t seed, float lo, float hi) {
-  Tensor tensor(DataType::kFloat, std::move(shape));
-  uint32_t state = seed;
-  for (int64_t i = 0; i < tensor.num_elements(); ++i) {
-    state = state * 1664525u + 1013904223u;
-    tensor.data_as<float>()[i] = lo + (hi - lo) * static_cast<float>(state >> 8) / static_cast<float>(1u << 24);
-  }
-  return tensor;
-}
 
 inline Tensor ScalarFloat(float value) { return Tensor::FromVector(DataType::kFloat, Shape{}, std::vector{value}); }
 
@@ -37,6 +29,18 @@ struct PatternGraph {
   std::map<std::string, Value*> values;
   Value* value(const std::string& role) const { return values.at(role); }
 };
+
+// Makes the pattern's `role` value observable outside it, one way per Catch
+// SECTION: read by another node, or a graph output next to y. A fusion must
+// then leave the pattern alone.
+inline void ObserveOutside(PatternGraph& g, const std::string& role) {
+  Graph& graph = *g.graph;
+  SECTION("read by another node") {
+    Node* reader = graph.AddNode("Relu", "reader", {g.value(role)});
+    graph.SetOutputs({g.value("y"), reader->output(0)});
+  }
+  SECTION("a graph output") { graph.SetOutputs({g.value("y"), g.value(role)}); }
+}
 
 struct LayerNormPattern {
   Shape shape{2, 3, 8};

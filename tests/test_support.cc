@@ -43,4 +43,14 @@ std::filesystem::path TempDir(const std::string& name) {
   return dir;
 }
 
+Tensor RandomFloats(Shape shape, uint32_t seed, float lo, float hi) {
+  Tensor tensor(DataType::kFloat, std::move(shape));
+  uint32_t state = seed;
+  for (int64_t i = 0; i < tensor.num_elements(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    tensor.data_as<float>()[i] = lo + (hi - lo) * static_cast<float>(state >> 8) / static_cast<float>(1u << 24);
+  }
+  return tensor;
+}
+
 }  // namespace ge::test

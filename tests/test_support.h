@@ -36,6 +36,9 @@ Tensor ReadNpy(const std::filesystem::path& path);
 // max |a - b| over all elements; both must be float32 of the same shape.
 double MaxAbsDiff(const Tensor& a, const Tensor& b);
 
+// Deterministic values in [lo, hi) of a float32 tensor (a linear congruential sequence from `seed`).
+Tensor RandomFloats(Shape shape, uint32_t seed, float lo, float hi);
+
 // A fresh empty directory under the system temp dir, named after the test.
 std::filesystem::path TempDir(const std::string& name);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "passes/builtin_passes.h"
+#include "test_support.h"
 
 namespace ge {
 namespace {
@@ -11,17 +12,6 @@ constexpr int64_t kBatch = 1, kInChannels = 4, kOutChannels = 6, kGroups = 2, kS
 constexpr int64_t kStride = 2, kPad = 1;
 constexpr int64_t kOutSize = (kSize + 2 * kPad - kKernel) / kStride + 1;
 constexpr float kEpsilon = 1e-3f;
-
-// Deterministic values in [lo, hi).
-Tensor Random(Shape shape, uint32_t seed, float lo, float hi) {
-  Tensor tensor(DataType::kFloat, std::move(shape));
-  uint32_t state = seed;
-  for (int64_t i = 0; i < tensor.num_elements(); ++i) {
-    state = state * 1664525u + 1013904223u;
-    tensor.data_as<float>()[i] = lo + (hi - lo) * static_cast<float>(state >> 8) / static_cast<float>(1u << 24);
-  }
-  return tensor;
-}
 
 // Naive grouped NCHW convolution in double, square stride/padding, no dilation.
 std::vector<double> ReferenceConv(const Tensor& x, const Tensor& w, const std::vector<double>& bias) {
@@ -64,8 +54,8 @@ ConvBnGraph MakeConvBn(bool with_bias, bool constant_scale) {
   Graph& graph = g.graph;
   Value* x = graph.AddInput("x", DataType::kFloat, Shape{kBatch, kInChannels, kSize, kSize});
   std::vector<Value*> conv_inputs = {
-      x, graph.AddConstant("filter", Random(Shape{kOutChannels, kInChannels / kGroups, kKernel, kKernel}, 1, -1, 1))};
-  if (with_bias) conv_inputs.push_back(graph.AddConstant("bias", Random(Shape{kOutChannels}, 2, -1, 1)));
+      x, graph.AddConstant("filter", test::RandomFloats(Shape{kOutChannels, kInChannels / kGroups, kKernel, kKernel}, 1, -1, 1))};
+  if (with_bias) conv_inputs.push_back(graph.AddConstant("bias", test::RandomFloats(Shape{kOutChannels}, 2, -1, 1)));
   g.conv = graph.AddNode("Conv2D", "conv", conv_inputs);
   g.conv->attrs().Set("strides", std::vector<int64_t>{1, 1, kStride, kStride});
   g.conv->attrs().Set("pads", std::vector<int64_t>{kPad, kPad, kPad, kPad});
@@ -76,12 +66,12 @@ ConvBnGraph MakeConvBn(bool with_bias, bool constant_scale) {
   g.conv->output(0)->set_dtype(DataType::kFloat);
   g.conv->output(0)->set_shape(out_shape);
 
-  Value* scale = constant_scale ? graph.AddConstant("scale", Random(Shape{kOutChannels}, 3, 0.5f, 2))
+  Value* scale = constant_scale ? graph.AddConstant("scale", test::RandomFloats(Shape{kOutChannels}, 3, 0.5f, 2))
                                 : graph.AddInput("scale", DataType::kFloat, Shape{kOutChannels});
   g.bn = graph.AddNode("BatchNorm", "bn",
-                       {g.conv->output(0), scale, graph.AddConstant("offset", Random(Shape{kOutChannels}, 4, -1, 1)),
-                        graph.AddConstant("mean", Random(Shape{kOutChannels}, 5, -1, 1)),
-                        graph.AddConstant("variance", Random(Shape{kOutChannels}, 6, 0.1f, 2))});
+                       {g.conv->output(0), scale, graph.AddConstant("offset", test::RandomFloats(Shape{kOutChannels}, 4, -1, 1)),
+                        graph.AddConstant("mean", test::RandomFloats(Shape{kOutChannels}, 5, -1, 1)),
+                        graph.AddConstant("variance", test::RandomFloats(Shape{kOutChannels}, 6, 0.1f, 2))});
   g.bn->attrs().Set("epsilon", kEpsilon);
   g.bn->attrs().Set("data_format", std::string("NCHW"));
   g.bn->attrs().Set("is_training", false);
@@ -129,7 +119,7 @@ TEST_CASE("conv_bn_fold folds BatchNorm into the Conv2D, matching the unfolded m
   bool with_bias = GENERATE(true, false);
   CAPTURE(with_bias);
   ConvBnGraph g = MakeConvBn(with_bias, /*constant_scale=*/true);
-  Tensor x = Random(Shape{kBatch, kInChannels, kSize, kSize}, 7, -2, 2);
+  Tensor x = test::RandomFloats(Shape{kBatch, kInChannels, kSize, kSize}, 7, -2, 2);
   std::vector<double> expected = ReferenceConvBn(g, x);
   Value* input = g.graph.inputs()[0];
 
