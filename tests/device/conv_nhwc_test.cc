@@ -165,6 +165,7 @@ TEST_CASE("conv nhwc: MaxPoolV3 and AvgPoolV2 on NHWC equal the NCHW kernels tra
       {"MaxPoolV3", 1, 64, 15, 15, 3, 2, 1, {0, 0, 0, 0}, true, true, false},   // squeezenet's
       {"MaxPoolV3", 2, 16, 12, 12, 3, 2, 1, {1, 1, 1, 1}, false, true, false},  // resnet's
       {"MaxPoolV3", 1, 5, 9, 10, 2, 1, 2, {1, 0, 0, 1}, false, true, false},    // dilated, asymmetric pads
+      {"MaxPoolV3", 1, 37, 9, 9, 3, 2, 1, {1, 1, 1, 1}, true, true, false},     // channel blocks and a tail
       {"AvgPoolV2", 1, 20, 7, 7, 3, 2, 1, {1, 1, 1, 1}, true, true, false},     // exclusive, ceil
       {"AvgPoolV2", 2, 7, 8, 9, 3, 2, 1, {1, 1, 1, 1}, true, false, false},     // inclusive, ceil overhang
       {"AvgPoolV2", 1, 33, 6, 5, 1, 1, 1, {0, 0, 0, 0}, false, true, true},     // global

@@ -322,13 +322,68 @@ class AvgPoolKernel final : public Kernel {
 // one replaces it when greater; averages divide by the counts AvgPoolKernel
 // uses, summing in Acc (scaled by 1/count when Acc is the compute type, the
 // high_performance form). acc holds C values.
+// Maximum pooling's channel blocks of this many values stay in registers
+// across the window (one AVX-512 register of float); the channels after the
+// last whole block go through the general loop, and so do windows of more
+// than kMaxBlockCells cells (global pooling).
+constexpr int64_t kMaxBlock = 16;
+constexpr int64_t kMaxBlockCells = 16;
+
+// The maxima of channels [0, blocks * kMaxBlock) of one output pixel whose
+// window starts at (top, left), under ChannelsLastPoolRow's rules. Inlined
+// into ChannelsLastPoolRow's per-CPU clones; the window's real cells are
+// listed first so that the loop over them has no branch and the block stays
+// in a register.
+template <typename T, typename Acc>
+[[gnu::always_inline]] inline void MaxOverWindowBlocks(const PoolGeometry& g, const T* image, int64_t top,
+                                                       int64_t left, int64_t blocks, T* out) {
+  const T* cells[kMaxBlockCells];
+  int64_t real = 0;
+  for (int64_t i = 0; i < g.kernel[1]; ++i) {
+    const int64_t h = top + i * g.dilation[1];
+    if (h < 0 || h >= g.in[1]) continue;
+    for (int64_t j = 0; j < g.kernel[2]; ++j) {
+      const int64_t w = left + j * g.dilation[2];
+      if (w >= 0 && w < g.in[2]) cells[real++] = image + (h * g.in[2] + w) * g.channels;
+    }
+  }
+  for (int64_t b = 0; b < blocks; ++b, out += kMaxBlock) {
+    if (real == 0) {
+      std::fill(out, out + kMaxBlock, T{});
+      continue;
+    }
+    const int64_t offset = b * kMaxBlock;
+    Acc block[kMaxBlock];
+#pragma omp simd
+    for (int64_t c = 0; c < kMaxBlock; ++c) block[c] = static_cast<Acc>(Load(cells[0][offset + c]));
+    for (int64_t k = 1; k < real; ++k) {
+      const T* cell = cells[k] + offset;
+#pragma omp simd
+      for (int64_t c = 0; c < kMaxBlock; ++c) {
+        const Acc v = static_cast<Acc>(Load(cell[c]));
+        block[c] = block[c] < v ? v : block[c];
+      }
+    }
+#pragma omp simd
+    for (int64_t c = 0; c < kMaxBlock; ++c) out[c] = Store<T>(block[c]);
+  }
+}
+
 template <typename T, typename Acc, bool kMax>
 GE_CPU_CLONES void ChannelsLastPoolRow(const PoolGeometry& g, bool exclusive, const T* image, int64_t oh, Acc* acc,
                                        T* out) {
-  const int64_t channels = g.channels;
   const int64_t top = oh * g.stride[1] - g.pad_begin[1];
-  for (int64_t ow = 0; ow < g.out[2]; ++ow, out += channels) {
+  // Maxima of whole channel blocks are taken block by block; the rest of the
+  // channels (all of them for averages) below.
+  const int64_t blocks = kMax && g.kernel[1] * g.kernel[2] <= kMaxBlockCells ? g.channels / kMaxBlock : 0;
+  const int64_t first = blocks * kMaxBlock;
+  const int64_t channels = g.channels - first;
+  const T* rest_image = image + first;
+  for (int64_t ow = 0; ow < g.out[2]; ++ow, out += g.channels) {
     const int64_t left = ow * g.stride[2] - g.pad_begin[2];
+    if (blocks > 0) MaxOverWindowBlocks<T, Acc>(g, image, top, left, blocks, out);
+    if (channels == 0) continue;
+    T* rest = out + first;
     int64_t real = 0;
     for (int64_t i = 0; i < g.kernel[1]; ++i) {
       const int64_t h = top + i * g.dilation[1];
@@ -336,7 +391,7 @@ GE_CPU_CLONES void ChannelsLastPoolRow(const PoolGeometry& g, bool exclusive, co
       for (int64_t j = 0; j < g.kernel[2]; ++j) {
         const int64_t w = left + j * g.dilation[2];
         if (w < 0 || w >= g.in[2]) continue;
-        const T* cell = image + (h * g.in[2] + w) * channels;
+        const T* cell = rest_image + (h * g.in[2] + w) * g.channels;
         if (real++ == 0) {
 #pragma omp simd
           for (int64_t c = 0; c < channels; ++c) acc[c] = static_cast<Acc>(Load(cell[c]));
@@ -354,19 +409,19 @@ GE_CPU_CLONES void ChannelsLastPoolRow(const PoolGeometry& g, bool exclusive, co
     }
     if constexpr (kMax) {
 #pragma omp simd
-      for (int64_t c = 0; c < channels; ++c) out[c] = real > 0 ? Store<T>(acc[c]) : T{};
+      for (int64_t c = 0; c < channels; ++c) rest[c] = real > 0 ? Store<T>(acc[c]) : T{};
     } else {
       const int64_t padded = (std::min(top + g.kernel[1], g.in[1] + g.pad_end[1]) - top) *
                              (std::min(left + g.kernel[2], g.in[2] + g.pad_end[2]) - left);
       const int64_t count = exclusive ? real : padded;
       if (count <= 0 || real == 0) {
-        std::fill(out, out + channels, Store<T>(Compute<T>(0)));
+        std::fill(rest, rest + channels, Store<T>(Compute<T>(0)));
       } else if constexpr (std::is_same_v<Acc, double>) {
-        for (int64_t c = 0; c < channels; ++c) out[c] = Store<T>(acc[c] / static_cast<double>(count));
+        for (int64_t c = 0; c < channels; ++c) rest[c] = Store<T>(acc[c] / static_cast<double>(count));
       } else {
         const Acc scale = Acc(1) / static_cast<Acc>(count);
 #pragma omp simd
-        for (int64_t c = 0; c < channels; ++c) out[c] = Store<T>(acc[c] * scale);
+        for (int64_t c = 0; c < channels; ++c) rest[c] = Store<T>(acc[c] * scale);
       }
     }
   }
