@@ -49,6 +49,17 @@ class Kernel {
     (void)output_index;
     return -1;
   }
+
+  // A constant input the kernel re-laid-out at build time into memory of its
+  // own. A .gem file stores these, and a load offers them back to the kernels
+  // it builds (prepacked_weights.h), which then skip the work.
+  struct PackedInput {
+    size_t input = 0;    // the node's input index
+    std::string layout;  // what the layout is; a later build must want exactly this one
+    const void* data = nullptr;
+    size_t bytes = 0;
+  };
+  virtual std::vector<PackedInput> PackedInputs() const { return {}; }
 };
 
 // Creates the kernel for a node whose attrs are normalized and whose values

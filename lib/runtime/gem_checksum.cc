@@ -11,6 +11,7 @@ constexpr uint64_t kPrime = 0x100000001b3ULL;  // the 64-bit FNV prime (odd, so 
 constexpr size_t kWord = sizeof(uint64_t);
 constexpr uint32_t kFirstInterleavedVersion = 3;
 constexpr size_t kLanes = 4;
+constexpr size_t kReportEvery = size_t{4} << 20;  // a multiple of kLanes * kWord
 
 // The word at `pos`, zero-padded past the end, with the stored checksum's bytes zeroed.
 uint64_t WordAt(const uint8_t* data, size_t size, size_t checksum_offset, size_t pos) {
@@ -31,13 +32,18 @@ uint64_t Mix(uint64_t hash, uint64_t word) {
 
 uint64_t Seed(size_t size) { return 0xcbf29ce484222325ULL ^ size; }
 
-uint64_t ChainedChecksum(const uint8_t* data, size_t size, size_t checksum_offset) {
+uint64_t ChainedChecksum(const uint8_t* data, size_t size, size_t checksum_offset,
+                         const std::function<void(size_t)>& hashed) {
   uint64_t hash = Seed(size);
-  for (size_t pos = 0; pos < size; pos += kWord) hash = Mix(hash, WordAt(data, size, checksum_offset, pos));
+  for (size_t pos = 0; pos < size; pos += kWord) {
+    hash = Mix(hash, WordAt(data, size, checksum_offset, pos));
+    if (hashed && (pos + kWord) % kReportEvery == 0) hashed(pos + kWord);
+  }
   return hash;
 }
 
-uint64_t InterleavedChecksum(const uint8_t* data, size_t size, size_t checksum_offset) {
+uint64_t InterleavedChecksum(const uint8_t* data, size_t size, size_t checksum_offset,
+                             const std::function<void(size_t)>& hashed) {
   std::array<uint64_t, kLanes> lanes;
   for (size_t lane = 0; lane < kLanes; ++lane) lanes[lane] = Seed(size) + lane;
   constexpr size_t kBlock = kLanes * kWord;
@@ -55,6 +61,7 @@ uint64_t InterleavedChecksum(const uint8_t* data, size_t size, size_t checksum_o
       }
       lanes[lane] = Mix(lanes[lane], word);
     }
+    if (hashed && (pos + kBlock) % kReportEvery == 0) hashed(pos + kBlock);
   }
   for (size_t lane = 0; pos < size; pos += kWord, ++lane) {
     lanes[lane] = Mix(lanes[lane], WordAt(data, size, checksum_offset, pos));
@@ -66,9 +73,13 @@ uint64_t InterleavedChecksum(const uint8_t* data, size_t size, size_t checksum_o
 
 }  // namespace
 
-uint64_t GemChecksum(const uint8_t* data, size_t size, size_t checksum_offset, uint32_t format_version) {
-  return format_version < kFirstInterleavedVersion ? ChainedChecksum(data, size, checksum_offset)
-                                                   : InterleavedChecksum(data, size, checksum_offset);
+uint64_t GemChecksum(const uint8_t* data, size_t size, size_t checksum_offset, uint32_t format_version,
+                     const std::function<void(size_t)>& hashed) {
+  const uint64_t hash = format_version < kFirstInterleavedVersion
+                            ? ChainedChecksum(data, size, checksum_offset, hashed)
+                            : InterleavedChecksum(data, size, checksum_offset, hashed);
+  if (hashed) hashed(size);
+  return hash;
 }
 
 }  // namespace ge::runtime

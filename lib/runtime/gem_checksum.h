@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace ge::runtime {
 
@@ -13,6 +14,9 @@ namespace ge::runtime {
 // Format versions 1 and 2 chain all words through one state; from version 3
 // on, four interleaved states are mixed at the end, which hashes a large
 // model about four times faster (the chain's multiply latency bounded it).
-uint64_t GemChecksum(const uint8_t* data, size_t size, size_t checksum_offset, uint32_t format_version);
+// `hashed`, when given, is called with the length of the prefix hashed so far
+// every few MiB and at the end (a loader hands those pages back as it goes).
+uint64_t GemChecksum(const uint8_t* data, size_t size, size_t checksum_offset, uint32_t format_version,
+                     const std::function<void(size_t)>& hashed = {});
 
 }  // namespace ge::runtime

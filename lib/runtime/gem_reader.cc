@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "device/device.h"
+#include "device/prepacked_weights.h"
 #include "runtime/device_selection.h"
 #include "gem_generated.h"
 #include "ge/error.h"
@@ -117,7 +118,11 @@ class GemLoader {
     if (plan.steps() != nullptr) {
       for (const gem::StepDef* step : *plan.steps()) step_nodes.push_back(step->node());
     }
-    LayOutModel(*impl, device, std::vector<const Node*>(nodes.begin(), nodes.end()), step_nodes);
+    const device::PrepackedWeights prepacked = ReadPackedInputs(nodes);
+    {
+      const device::ScopedPrepackedWeights offer(prepacked);
+      LayOutModel(*impl, device, std::vector<const Node*>(nodes.begin(), nodes.end()), step_nodes);
+    }
     CheckGraphIo(*impl, graph_def);
     TakePlan(*impl, plan);
     CheckStorage(*impl);
@@ -239,6 +244,30 @@ class GemLoader {
     return Tensor::View(dtype, std::move(shape), weights_ + data.offset(), backing_);
   }
 
+  // The constants the compiling kernels packed, to be offered to the kernels
+  // built now; each is checked to name a constant input and to lie in the weights.
+  device::PrepackedWeights ReadPackedInputs(const std::vector<Node*>& nodes) {
+    device::PrepackedWeights prepacked;
+    if (model_.packed_inputs() == nullptr) return prepacked;
+    for (const gem::PackedInput* packed : *model_.packed_inputs()) {
+      const std::string what = fmt::format("packed input {} of node #{}", packed->input(), packed->node());
+      if (packed->node() >= nodes.size() || packed->input() >= nodes[packed->node()]->num_inputs()) {
+        Corrupted(fmt::format(" ({}: no such node input)", what));
+      }
+      const Value* input = nodes[packed->node()]->input(packed->input());
+      const Tensor* constant = input != nullptr ? input->constant() : nullptr;
+      if (constant == nullptr) Corrupted(fmt::format(" ({}: the input is not a constant)", what));
+      if (packed->layout() == nullptr || packed->offset() > weights_size_ ||
+          packed->size() > weights_size_ - packed->offset() || packed->offset() % Tensor::kAlignment != 0) {
+        Corrupted(fmt::format(" ({}: bytes outside the weights)", what));
+      }
+      prepacked.Offer(constant->data(),
+                      std::string(reinterpret_cast<const char*>(packed->layout()->data()), packed->layout()->size()),
+                      weights_ + packed->offset(), packed->size());
+    }
+    return prepacked;
+  }
+
   void CheckGraphIo(const CompiledModel::Impl& impl, const gem::GraphDef& graph_def) {
     std::vector<int> stored;
     if (graph_def.inputs() != nullptr) stored.assign(graph_def.inputs()->begin(), graph_def.inputs()->end());
@@ -288,8 +317,11 @@ class GemLoader {
   bool dynamic_;  // no plan: shapes are inferred at run time
 };
 
-// Everything about the bytes before any of them is trusted.
-const gem::Model& CheckFile(const uint8_t* data, size_t size) {
+// Everything about the bytes before any of them is trusted. Hashing a mapped
+// file hands its pages back as it goes: the load then touches again only what
+// it reads (the graph, and the weights kernels use in place), so the whole
+// file is never resident at once.
+const gem::Model& CheckFile(const uint8_t* data, size_t size, const MappedFile* file) {
   if (size < kMinimalFileSize) Corrupted(fmt::format(" ({} bytes)", size));
   if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) Corrupted(fmt::format(" ({} bytes is more than a .gem file holds)", size));
   if (!gem::ModelBufferHasIdentifier(data)) {
@@ -309,7 +341,12 @@ const gem::Model& CheckFile(const uint8_t* data, size_t size) {
   }
   if (stamp.format_version() == 0) Corrupted(" (format version 0)");
   size_t checksum_offset = static_cast<size_t>(reinterpret_cast<const uint8_t*>(&stamp) - data);
-  if (GemChecksum(data, size, checksum_offset, stamp.format_version()) != stamp.checksum()) {
+  size_t released = 0;
+  auto release = [&](size_t hashed) {
+    if (file != nullptr) file->ReleasePages(data + released, hashed - released);
+    released = hashed;
+  };
+  if (GemChecksum(data, size, checksum_offset, stamp.format_version(), release) != stamp.checksum()) {
     Corrupted(" (checksum mismatch)");
   }
   return model;
@@ -322,7 +359,7 @@ std::unique_ptr<CompiledModel::Impl> LoadVerified(std::shared_ptr<const void> by
   try {
     CheckLoadOptions(overrides);
     const auto* data = static_cast<const uint8_t*>(bytes.get());
-    const gem::Model& model = CheckFile(data, size);
+    const gem::Model& model = CheckFile(data, size, file.get());
     const fb::Vector<uint8_t>* weights = model.weights();
     auto impl = GemLoader(model, bytes, weights ? weights->data() : nullptr, weights ? weights->size() : 0, overrides,
                           std::move(file))

@@ -69,6 +69,11 @@ class WeightsLayout {
  public:
   explicit WeightsLayout(const std::vector<const Node*>& nodes) { Add(nodes); }
 
+  // Raw bytes stored next to the tensors (a kernel's packed constant).
+  void AddBytes(const void* data, size_t bytes) {
+    Store(Tensor::Borrow(DataType::kUInt8, Shape{static_cast<int64_t>(bytes)}, const_cast<void*>(data)));
+  }
+
   size_t size() const { return size_; }
   size_t OffsetOf(const Tensor& tensor) const { return offsets_.at(Key{tensor.data(), tensor.nbytes()}); }
   void CopyInto(uint8_t* blob) const {
@@ -91,13 +96,17 @@ class WeightsLayout {
           throw Error(ErrorCode::kUnsupported, fmt::format("{}: attribute '{}' is a {} tensor, which a .gem file cannot "
                                                            "hold", node->Describe(), name, DataTypeName(tensor->dtype())));
         }
-        Key key{tensor->data(), tensor->nbytes()};
-        if (offsets_.count(key) != 0) continue;
-        offsets_[key] = size_;
-        tensors_.push_back(*tensor);
-        size_ = AlignUp(size_ + tensor->nbytes());
+        Store(*tensor);
       }
     }
+  }
+
+  void Store(const Tensor& tensor) {
+    Key key{tensor.data(), tensor.nbytes()};
+    if (offsets_.count(key) != 0) return;
+    offsets_[key] = size_;
+    tensors_.push_back(tensor);
+    size_ = AlignUp(size_ + tensor.nbytes());
   }
 
   using Key = std::pair<const void*, size_t>;
@@ -109,7 +118,14 @@ class WeightsLayout {
 class GemBuilder {
  public:
   // impl.values are numbered as GraphNumbering numbers them.
-  explicit GemBuilder(const CompiledModel::Impl& impl) : impl_(impl), weights_(impl.nodes), numbering_(impl.nodes) {}
+  explicit GemBuilder(const CompiledModel::Impl& impl) : impl_(impl), weights_(impl.nodes), numbering_(impl.nodes) {
+    for (const Step& step : impl.steps) {
+      for (device::Kernel::PackedInput& packed : step.kernel->PackedInputs()) {
+        weights_.AddBytes(packed.data, packed.bytes);
+        packed_.push_back({numbering_.node_index.at(step.node), std::move(packed)});
+      }
+    }
+  }
 
   fb::DetachedBuffer Build() {
     // FlatBuffers addresses at most 2 GiB; leave room for the graph itself.
@@ -138,7 +154,17 @@ class GemBuilder {
     for (const auto& [key, value] : impl_.options) {
       options.push_back(gem::CreateOptionDef(builder_, builder_.CreateString(key), builder_.CreateString(value)));
     }
-    auto model = gem::CreateModel(builder_, header, graph, plan, builder_.CreateVector(options), weights);
+    std::vector<fb::Offset<gem::PackedInput>> packed_inputs;
+    for (const auto& [node, packed] : packed_) {
+      const auto* layout = reinterpret_cast<const uint8_t*>(packed.layout.data());
+      packed_inputs.push_back(gem::CreatePackedInput(
+          builder_, node, static_cast<uint32_t>(packed.input), builder_.CreateVector(layout, packed.layout.size()),
+          weights_.OffsetOf(Tensor::Borrow(DataType::kUInt8, Shape{static_cast<int64_t>(packed.bytes)},
+                                           const_cast<void*>(packed.data))),
+          packed.bytes));
+    }
+    auto model = gem::CreateModel(builder_, header, graph, plan, builder_.CreateVector(options), weights,
+                                  builder_.CreateVector(packed_inputs));
     gem::FinishModelBuffer(builder_, model);
     SealChecksum();
     return builder_.Release();
@@ -255,6 +281,7 @@ class GemBuilder {
 
   const CompiledModel::Impl& impl_;
   WeightsLayout weights_;
+  std::vector<std::pair<uint32_t, device::Kernel::PackedInput>> packed_;  // node index, what its kernel packed
   GraphNumbering numbering_;
   fb::FlatBufferBuilder builder_{1 << 16};
 };

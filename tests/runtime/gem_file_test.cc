@@ -206,6 +206,35 @@ TEST_CASE("gem: the thread count may change at load time, compile options may no
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("gem: the weights kernels packed are stored, and a load runs on them", "[gem]") {
+  std::filesystem::path dir = ge::test::TempDir("runtime-gem-packed");
+  std::filesystem::path path = dir / "conv.gem";
+  auto compiled = CompiledModel::Compile(ge::test::ConvReluModel().Build());
+  compiled->Save(path.string());
+  const std::string bytes = ReadBytes(path);
+  const ge::gem::Model* model = ge::gem::GetModel(reinterpret_cast<const uint8_t*>(bytes.data()));
+  REQUIRE(model->packed_inputs() != nullptr);
+  REQUIRE(model->packed_inputs()->size() >= 1);
+  for (const ge::gem::PackedInput* packed : *model->packed_inputs()) {
+    const ge::gem::NodeDef* node = model->graph()->nodes()->Get(packed->node());
+    CHECK(node->op_type()->str() == "Conv2D");
+    CHECK(packed->input() == 1);
+    CHECK(packed->size() > 0);
+    CHECK(packed->offset() % 64 == 0);
+    CHECK(packed->offset() + packed->size() <= model->weights()->size());
+  }
+  auto loaded = CompiledModel::Load(path.string());
+  std::vector<Tensor> inputs = RandomInputs(*compiled, 5);
+  std::vector<Tensor> expected = compiled->Run(inputs);
+  std::vector<Tensor> got = loaded->Run(inputs);
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    REQUIRE(got[i].nbytes() == expected[i].nbytes());
+    CHECK(std::memcmp(got[i].data(), expected[i].data(), got[i].nbytes()) == 0);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("gem: weights are 64-byte aligned in the file", "[gem]") {
   std::filesystem::path dir = ge::test::TempDir("runtime-gem-align");
   std::filesystem::path path = dir / "conv.gem";

@@ -253,6 +253,11 @@ class ConvKernel final : public Kernel {
     return DstOffset() + (dst_reorder_ ? Aligned(dst_.get_size()) : 0);
   }
 
+  std::vector<PackedInput> PackedInputs() const override {
+    if (!packed_weights_) return {};
+    return {DescribePacked(inputs_.filter, *packed_weights_)};
+  }
+
  private:
   static size_t Aligned(size_t bytes) { return (bytes + 63) / 64 * 64; }
 

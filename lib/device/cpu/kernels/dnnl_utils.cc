@@ -1,5 +1,7 @@
 #include "device/cpu/kernels/dnnl_utils.h"
 
+#include "device/prepacked_weights.h"
+
 #include <sys/mman.h>
 
 #include <cstdint>
@@ -43,8 +45,22 @@ dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, dnnl::memory::format_
   return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tag);
 }
 
+std::string LayoutName(const dnnl::memory::desc& desc) {
+  return std::string(reinterpret_cast<const char*>(&desc.data), sizeof(desc.data));
+}
+
+Kernel::PackedInput DescribePacked(size_t input, const dnnl::memory& packed) {
+  const dnnl::memory::desc desc = packed.get_desc();
+  return {input, LayoutName(desc), packed.get_data_handle(), desc.get_size()};
+}
+
 dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
                           const dnnl::memory::desc& packed_desc) {
+  if (const device::PrepackedWeights* offered = device::OfferedPrepackedWeights()) {
+    if (const void* packed = offered->Find(tensor.data(), LayoutName(packed_desc), packed_desc.get_size())) {
+      return dnnl::memory(packed_desc, CpuEngine(), const_cast<void*>(packed));
+    }
+  }
   dnnl::memory packed(packed_desc, CpuEngine());
   AdviseHugePages(packed.get_data_handle(), packed_desc.get_size());
   dnnl::memory user = WrapBuffer(user_desc, tensor.data());

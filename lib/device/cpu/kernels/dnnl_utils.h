@@ -28,9 +28,19 @@ dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, const dnnl::memory::d
 // A float32 memory descriptor in the given format (format_tag::any lets the primitive choose).
 dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag);
 
-// A constant tensor reordered once into the layout the primitive wants.
+// A constant tensor reordered once into the layout the primitive wants; or,
+// when this thread is offered a copy already packed in that layout
+// (prepacked_weights.h), that copy in place (oneDNN only reads weights).
 dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
                           const dnnl::memory::desc& packed_desc);
+
+// Names a memory layout for PrepackedWeights: the descriptor's bytes, which
+// oneDNN fills completely (dims, blocking, padding), so equal names mean the
+// same layout on this build of the library.
+std::string LayoutName(const dnnl::memory::desc& desc);
+
+// The Kernel::PackedInput of a constant input packed by PackConstant.
+Kernel::PackedInput DescribePacked(size_t input, const dnnl::memory& packed);
 
 // Runs make() and reports a dnnl::error (an unsupported shape or attribute
 // combination) as ge::Error(kUnsupported) naming the node.

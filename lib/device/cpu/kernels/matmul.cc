@@ -89,6 +89,11 @@ class MatMulKernel final : public Kernel {
 
   size_t WorkspaceBytes() const override { return scratchpad_.get_size(); }
 
+  std::vector<PackedInput> PackedInputs() const override {
+    if (!packed_b_) return {};
+    return {DescribePacked(1, *packed_b_)};
+  }
+
  private:
   std::string label_;
   dnnl::matmul primitive_;

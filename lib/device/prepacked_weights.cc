@@ -1,0 +1,30 @@
+#include "device/prepacked_weights.h"
+
+namespace ge::device {
+namespace {
+
+thread_local const PrepackedWeights* offered = nullptr;
+
+}  // namespace
+
+void PrepackedWeights::Offer(const void* original, std::string layout, const void* packed, size_t bytes) {
+  entries_.emplace(original, Entry{std::move(layout), packed, bytes});
+}
+
+const void* PrepackedWeights::Find(const void* original, std::string_view layout, size_t bytes) const {
+  auto [begin, end] = entries_.equal_range(original);
+  for (auto it = begin; it != end; ++it) {
+    if (it->second.layout == layout && it->second.bytes == bytes) return it->second.packed;
+  }
+  return nullptr;
+}
+
+ScopedPrepackedWeights::ScopedPrepackedWeights(const PrepackedWeights& weights) : previous_(offered) {
+  offered = &weights;
+}
+
+ScopedPrepackedWeights::~ScopedPrepackedWeights() { offered = previous_; }
+
+const PrepackedWeights* OfferedPrepackedWeights() { return offered; }
+
+}  // namespace ge::device
