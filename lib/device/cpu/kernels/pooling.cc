@@ -322,6 +322,20 @@ class AvgPoolKernel final : public Kernel {
 // one replaces it when greater; averages divide by the counts AvgPoolKernel
 // uses, summing in Acc (scaled by 1/count when Acc is the compute type, the
 // high_performance form). acc holds C values.
+// Calls visit(h * W + w) for each cell of the 2-D window starting at (top,
+// left) that lies inside the input, in window order.
+template <typename Visit>
+[[gnu::always_inline]] inline void ForEachRealCell(const PoolGeometry& g, int64_t top, int64_t left, Visit&& visit) {
+  for (int64_t i = 0; i < g.kernel[1]; ++i) {
+    const int64_t h = top + i * g.dilation[1];
+    if (h < 0 || h >= g.in[1]) continue;
+    for (int64_t j = 0; j < g.kernel[2]; ++j) {
+      const int64_t w = left + j * g.dilation[2];
+      if (w >= 0 && w < g.in[2]) visit(h * g.in[2] + w);
+    }
+  }
+}
+
 // Maximum pooling's channel blocks of this many values stay in registers
 // across the window (one AVX-512 register of float); the channels after the
 // last whole block go through the general loop, and so do windows of more
@@ -339,14 +353,7 @@ template <typename T, typename Acc>
                                                        int64_t left, int64_t blocks, T* out) {
   const T* cells[kMaxBlockCells];
   int64_t real = 0;
-  for (int64_t i = 0; i < g.kernel[1]; ++i) {
-    const int64_t h = top + i * g.dilation[1];
-    if (h < 0 || h >= g.in[1]) continue;
-    for (int64_t j = 0; j < g.kernel[2]; ++j) {
-      const int64_t w = left + j * g.dilation[2];
-      if (w >= 0 && w < g.in[2]) cells[real++] = image + (h * g.in[2] + w) * g.channels;
-    }
-  }
+  ForEachRealCell(g, top, left, [&](int64_t pixel) { cells[real++] = image + pixel * g.channels; });
   for (int64_t b = 0; b < blocks; ++b, out += kMaxBlock) {
     if (real == 0) {
       std::fill(out, out + kMaxBlock, T{});
@@ -385,28 +392,22 @@ GE_CPU_CLONES void ChannelsLastPoolRow(const PoolGeometry& g, bool exclusive, co
     if (channels == 0) continue;
     T* rest = out + first;
     int64_t real = 0;
-    for (int64_t i = 0; i < g.kernel[1]; ++i) {
-      const int64_t h = top + i * g.dilation[1];
-      if (h < 0 || h >= g.in[1]) continue;
-      for (int64_t j = 0; j < g.kernel[2]; ++j) {
-        const int64_t w = left + j * g.dilation[2];
-        if (w < 0 || w >= g.in[2]) continue;
-        const T* cell = rest_image + (h * g.in[2] + w) * g.channels;
-        if (real++ == 0) {
+    ForEachRealCell(g, top, left, [&](int64_t pixel) {
+      const T* cell = rest_image + pixel * g.channels;
+      if (real++ == 0) {
 #pragma omp simd
-          for (int64_t c = 0; c < channels; ++c) acc[c] = static_cast<Acc>(Load(cell[c]));
-        } else if constexpr (kMax) {
+        for (int64_t c = 0; c < channels; ++c) acc[c] = static_cast<Acc>(Load(cell[c]));
+      } else if constexpr (kMax) {
 #pragma omp simd
-          for (int64_t c = 0; c < channels; ++c) {
-            const Acc v = static_cast<Acc>(Load(cell[c]));
-            acc[c] = acc[c] < v ? v : acc[c];
-          }
-        } else {
-#pragma omp simd
-          for (int64_t c = 0; c < channels; ++c) acc[c] += static_cast<Acc>(Load(cell[c]));
+        for (int64_t c = 0; c < channels; ++c) {
+          const Acc v = static_cast<Acc>(Load(cell[c]));
+          acc[c] = acc[c] < v ? v : acc[c];
         }
+      } else {
+#pragma omp simd
+        for (int64_t c = 0; c < channels; ++c) acc[c] += static_cast<Acc>(Load(cell[c]));
       }
-    }
+    });
     if constexpr (kMax) {
 #pragma omp simd
       for (int64_t c = 0; c < channels; ++c) rest[c] = real > 0 ? Store<T>(acc[c]) : T{};
