@@ -10,34 +10,16 @@
 
 #include "graph/conv_post_ops.h"
 #include "passes/builtin_passes.h"
+#include "passes/cpu_float_conv.h"
 #include "passes/graph_rewrite.h"
-#include "passes/impl_mode_selection.h"
 
 namespace ge::passes {
 namespace {
 
-enum ConvInput { kConvX = 0, kConvFilter, kConvBias, kConvOffsetW };
-
-// The float32 oneDNN convolution of the CPU kernel: the reduced-precision
-// modes (bfloat16 products), the quantized form and other dtypes run kernels
-// without post-ops.
+// The float32 oneDNN convolution of the CPU kernel (the other paths run
+// kernels without post-ops), with no control edges to keep apart.
 bool IsFusableConv(const Node& conv, const std::unordered_set<const Node*>& control_dependents) {
-  if (conv.op_type() != "Conv2D" || conv.num_outputs() != 1 || !conv.control_inputs().empty() ||
-      control_dependents.count(&conv) != 0 || conv.input(kConvX) == nullptr || conv.input(kConvOffsetW) != nullptr) {
-    return false;
-  }
-  const AttrValue* offset_x = conv.attrs().Find("offset_x");
-  if (offset_x != nullptr && (!std::holds_alternative<int64_t>(*offset_x) || std::get<int64_t>(*offset_x) != 0)) {
-    return false;
-  }
-  if (conv.input(kConvX)->dtype() != DataType::kFloat || conv.output(0)->dtype() != DataType::kFloat) return false;
-  // The modes in which the kernel multiplies bfloat16-rounded operands
-  // (WantsReducedPrecisionProducts in device/cpu/kernels/kernel_utils.h).
-  const AttrValue* mode = conv.attrs().Find(kImplModeAttr);
-  bool reduced_precision = mode != nullptr && std::holds_alternative<std::string>(*mode) &&
-                           (std::get<std::string>(*mode) == "high_performance" ||
-                            std::get<std::string>(*mode) == "enable_hi_float_32_execution");
-  return !reduced_precision;
+  return IsCpuFloat32Conv(conv) && conv.control_inputs().empty() && control_dependents.count(&conv) == 0;
 }
 
 // The node that alone reads the convolution's result, when it may disappear into it.

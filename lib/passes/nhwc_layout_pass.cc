@@ -28,8 +28,8 @@
 
 #include "graph/conv_post_ops.h"
 #include "passes/builtin_passes.h"
+#include "passes/cpu_float_conv.h"
 #include "passes/graph_rewrite.h"
-#include "passes/impl_mode_selection.h"
 
 namespace ge::passes {
 namespace {
@@ -37,8 +37,6 @@ namespace {
 const std::vector<int64_t> kToNhwc = {0, 2, 3, 1};
 // Also the NHWC position of each NCHW axis: C (1) sits at 3, H (2) at 1, W (3) at 2.
 const std::vector<int64_t> kToNchw = {0, 3, 1, 2};
-
-enum ConvInput { kConvX = 0, kConvFilter, kConvBias, kConvOffsetW };
 
 std::vector<int64_t> Permuted(const std::vector<int64_t>& values, const std::vector<int64_t>& perm) {
   std::vector<int64_t> out;
@@ -63,26 +61,13 @@ std::optional<T> AttrOf(const Node& node, const std::string& name) {
 
 bool IsNchw(const Node& node) { return AttrOf<std::string>(node, "data_format") == std::string("NCHW"); }
 
-// The modes in which the CPU kernel multiplies bfloat16-rounded operands
-// (WantsReducedPrecisionProducts in device/cpu/kernels/kernel_utils.h) run
-// its NCHW-only product path.
-bool WantsReducedPrecision(const Node& node) {
-  const std::optional<std::string> mode = AttrOf<std::string>(node, kImplModeAttr);
-  return mode == "high_performance" || mode == "enable_hi_float_32_execution";
-}
-
 // A Conv2D the CPU kernel runs through the float32 oneDNN primitive, which
-// alone reads NHWC.
+// alone reads NHWC, with a constant filter (a runtime one is read as OIHW).
 bool IsNhwcConv(const Node& node) {
-  if (node.op_type() != "Conv2D" || node.num_outputs() != 1 || !IsNchw(node) || WantsReducedPrecision(node)) {
-    return false;
-  }
-  const Value* x = node.input(kConvX);
+  if (!IsCpuFloat32Conv(node) || !IsNchw(node)) return false;
   const Value* filter = node.input(kConvFilter);
-  if (!IsRank4(x) || !IsRank4(node.output(0)) || x->dtype() != DataType::kFloat ||
-      node.output(0)->dtype() != DataType::kFloat || filter == nullptr || filter->constant() == nullptr ||
-      filter->dtype() != DataType::kFloat || node.input(kConvOffsetW) != nullptr ||
-      AttrOf<int64_t>(node, "offset_x") != int64_t{0}) {
+  if (!IsRank4(node.input(kConvX)) || !IsRank4(node.output(0)) || filter == nullptr ||
+      filter->constant() == nullptr || filter->dtype() != DataType::kFloat) {
     return false;
   }
   const Value* addend = node.num_inputs() > kConvFusedAddend ? node.input(kConvFusedAddend) : nullptr;

@@ -1,0 +1,19 @@
+// The convolutions the CPU-only rewrites (conv_post_op_fusion, nhwc_layout)
+// may touch: those the CPU kernel runs through its float32 oneDNN primitive,
+// the one path that applies post-ops and reads NHWC.
+#pragma once
+
+#include "ge/graph.h"
+
+namespace ge::passes {
+
+// Conv2D's inputs; graph/conv_post_ops.h adds the CPU-internal kConvFusedAddend.
+enum ConvInput { kConvX = 0, kConvFilter, kConvBias, kConvOffsetW };
+
+// A Conv2D with one output, float32 x and y, not the quantized form (no
+// offset_w, offset_x 0), and not in a mode that multiplies bfloat16-rounded
+// operands (high_performance, enable_hi_float_32_execution:
+// WantsReducedPrecisionProducts in device/cpu/kernels/kernel_utils.h).
+bool IsCpuFloat32Conv(const Node& node);
+
+}  // namespace ge::passes
