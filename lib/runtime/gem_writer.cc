@@ -75,7 +75,8 @@ class WeightsLayout {
   }
 
   size_t size() const { return size_; }
-  size_t OffsetOf(const Tensor& tensor) const { return offsets_.at(Key{tensor.data(), tensor.nbytes()}); }
+  size_t OffsetOf(const Tensor& tensor) const { return OffsetOfBytes(tensor.data(), tensor.nbytes()); }
+  size_t OffsetOfBytes(const void* data, size_t bytes) const { return offsets_.at(Key{data, bytes}); }
   void CopyInto(uint8_t* blob) const {
     std::memset(blob, 0, size_);
     for (const Tensor& tensor : tensors_) {
@@ -159,9 +160,7 @@ class GemBuilder {
       const auto* layout = reinterpret_cast<const uint8_t*>(packed.layout.data());
       packed_inputs.push_back(gem::CreatePackedInput(
           builder_, node, static_cast<uint32_t>(packed.input), builder_.CreateVector(layout, packed.layout.size()),
-          weights_.OffsetOf(Tensor::Borrow(DataType::kUInt8, Shape{static_cast<int64_t>(packed.bytes)},
-                                           const_cast<void*>(packed.data))),
-          packed.bytes));
+          weights_.OffsetOfBytes(packed.data, packed.bytes), packed.bytes));
     }
     auto model = gem::CreateModel(builder_, header, graph, plan, builder_.CreateVector(options), weights,
                                   builder_.CreateVector(packed_inputs));

@@ -83,6 +83,25 @@ PoolGeometry ReadGeometry(const Node& node, bool has_dilations) {
   return g;
 }
 
+// An averaging window clipped to the input: [begin, end) per axis, its
+// `real` cells and the `padded` count (cells inside input plus padding, the
+// count of inclusive averages).
+struct ClippedWindow {
+  Dims3 begin, end;
+  int64_t real = 1, padded = 1;
+};
+
+ClippedWindow ClipWindow(const PoolGeometry& g, const Dims3& corner) {
+  ClippedWindow w;
+  for (size_t a = 0; a < 3; ++a) {
+    w.begin[a] = std::max<int64_t>(corner[a], 0);
+    w.end[a] = std::min(corner[a] + g.kernel[a], g.in[a]);
+    w.real *= std::max<int64_t>(w.end[a] - w.begin[a], 0);
+    w.padded *= std::min(corner[a] + g.kernel[a], g.in[a] + g.pad_end[a]) - corner[a];
+  }
+  return w;
+}
+
 // Calls visit(plane, output offset, corner) for every output cell, where
 // corner is the window's first cell in input coordinates (negative inside the
 // padding) and plane the N * C index.
@@ -284,14 +303,7 @@ class AvgPoolKernel final : public Kernel {
     T* y = ctx.outputs[0].as<T>();
     ForEachWindow(g, [&g, exclusive, x, y](int64_t p, int64_t out, const Dims3& c) {
       const T* plane = x + p * g.in_plane();
-      Dims3 begin, end;
-      int64_t real = 1, padded = 1;
-      for (size_t a = 0; a < 3; ++a) {
-        begin[a] = std::max<int64_t>(c[a], 0);
-        end[a] = std::min(c[a] + g.kernel[a], g.in[a]);
-        real *= std::max<int64_t>(end[a] - begin[a], 0);
-        padded *= std::min(c[a] + g.kernel[a], g.in[a] + g.pad_end[a]) - c[a];
-      }
+      const auto [begin, end, real, padded] = ClipWindow(g, c);
       Acc sum = 0;
       for (int64_t d = begin[0]; d < end[0]; ++d) {
         for (int64_t h = begin[1]; h < end[1]; ++h) {
@@ -471,14 +483,7 @@ class Int8AvgPoolKernel final : public Kernel {
     int8_t* y = ctx.outputs[0].as<int8_t>();
     ForEachWindow(g, [&g, exclusive, offset_x, x, y](int64_t p, int64_t out, const Dims3& c) {
       const int8_t* plane = x + p * g.in_plane();
-      Dims3 begin, end;
-      int64_t real = 1, padded = 1;
-      for (size_t a = 0; a < 3; ++a) {
-        begin[a] = std::max<int64_t>(c[a], 0);
-        end[a] = std::min(c[a] + g.kernel[a], g.in[a]);
-        real *= std::max<int64_t>(end[a] - begin[a], 0);
-        padded *= std::min(c[a] + g.kernel[a], g.in[a] + g.pad_end[a]) - c[a];
-      }
+      const auto [begin, end, real, padded] = ClipWindow(g, c);
       int64_t sum = exclusive ? 0 : (padded - real) * offset_x;
       for (int64_t d = begin[0]; d < end[0]; ++d) {
         for (int64_t h = begin[1]; h < end[1]; ++h) {
