@@ -12,24 +12,25 @@
 #include "passes/builtin_passes.h"
 #include "passes/cpu_float_conv.h"
 #include "passes/graph_rewrite.h"
+#include "passes/pattern_fusion.h"
 
 namespace ge::passes {
 namespace {
 
 // The float32 oneDNN convolution of the CPU kernel (the other paths run
 // kernels without post-ops), with no control edges to keep apart.
-bool IsFusableConv(const Node& conv, const std::unordered_set<const Node*>& control_dependents) {
-  return IsCpuFloat32Conv(conv) && conv.control_inputs().empty() && control_dependents.count(&conv) == 0;
+bool IsFusableConv(const PatternMatcher& matcher, const Node& conv) {
+  return IsCpuFloat32Conv(conv) && matcher.Absorbable(&conv, "Conv2D");
 }
 
-// The node that alone reads the convolution's result, when it may disappear into it.
-Node* SoleConsumer(const Graph& graph, const Node& conv, const std::unordered_set<const Node*>& control_dependents) {
+// The node that alone reads the convolution's result, once, when it may
+// disappear into it and computes a tensor like the result.
+Node* SoleConsumer(const PatternMatcher& matcher, const Node& conv) {
   const Value* result = conv.output(0);
-  if (IsGraphOutput(graph, result) || result->uses().size() != 1) return nullptr;
-  Node* consumer = result->uses()[0].node;
-  if (consumer->num_outputs() != 1 || !consumer->control_inputs().empty() || control_dependents.count(consumer) != 0) {
-    return nullptr;
-  }
+  const std::vector<Node*> users = matcher.Users(result);
+  if (users.size() != 1 || result->uses().size() != 1) return nullptr;
+  Node* consumer = users[0];
+  if (!matcher.Absorbable(consumer, consumer->op_type())) return nullptr;
   const Value* out = consumer->output(0);
   bool same_tensor = out->dtype() == result->dtype() && out->shape().IsStatic() && out->shape() == result->shape();
   return same_tensor ? consumer : nullptr;
@@ -76,20 +77,16 @@ bool RecordAdd(Node& conv, const Node& consumer) {
 // The convolution takes over the consumer's output value, name included, so
 // that downstream nodes and graph outputs see no change.
 void Absorb(Graph& graph, Node& conv, Node* consumer) {
-  Value* result = conv.output(0);
-  Value* out = consumer->output(0);
-  std::string name = out->name();
-  graph.ReplaceAllUsesWith(out, result);
+  ReplaceKeepingName(graph, consumer->output(0), conv.output(0));
   graph.RemoveNode(consumer);
-  result->set_name(std::move(name));
 }
 
 // Folds the Add first and the activation after it (oneDNN applies post-ops in
 // that order); nothing follows an activation.
-bool FuseInto(Graph& graph, Node& conv, const std::unordered_set<const Node*>& control_dependents) {
+bool FuseInto(Graph& graph, const PatternMatcher& matcher, Node& conv) {
   bool changed = false;
   while (!conv.attrs().Has(kFusedActivationAttr)) {
-    Node* consumer = SoleConsumer(graph, conv, control_dependents);
+    Node* consumer = SoleConsumer(matcher, conv);
     if (consumer == nullptr) break;
     bool recorded = !conv.attrs().Has(kFusedAddAttr) && RecordAdd(conv, *consumer);
     recorded = recorded || RecordActivation(conv, *consumer);
@@ -106,14 +103,15 @@ class ConvPostOpFusionPass : public Pass {
 
   bool Run(Graph& graph, PassContext& ctx) override {
     if (ctx.device_name != "cpu") return false;
-    std::unordered_set<const Node*> control_dependents = NodesWithControlDependents(graph);
+    // Built once: fusing removes only nodes without control edges.
+    const PatternMatcher matcher(graph);
     // Gathered first: fusing removes consumers a running topological order would still hold.
     std::vector<Node*> convs;
     for (Node* node : graph.TopologicalOrder()) {
-      if (IsFusableConv(*node, control_dependents)) convs.push_back(node);
+      if (IsFusableConv(matcher, *node)) convs.push_back(node);
     }
     bool changed = false;
-    for (Node* conv : convs) changed = FuseInto(graph, *conv, control_dependents) || changed;
+    for (Node* conv : convs) changed = FuseInto(graph, matcher, *conv) || changed;
     return changed;
   }
 };

@@ -1,7 +1,7 @@
-// What the fusion passes (layer_norm_fusion, gelu_fusion) share: walking a
-// chain of single-use values, recognising the constants of a formula, and
-// replacing a matched chain by one node without changing what the graph
-// computes or the names it exposes.
+// What the fusion passes (layer_norm_fusion, gelu_fusion, matmul_bias_fusion,
+// conv_post_op_fusion) share: walking a chain of single-use values,
+// recognising the constants of a formula, and replacing a matched chain by one
+// node without changing what the graph computes or the names it exposes.
 #pragma once
 
 #include <functional>
