@@ -1,9 +1,11 @@
 // Serializes a CompiledModel::Impl into a .gem file (gem.fbs).
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -64,35 +66,20 @@ struct GraphNumbering {
 
 // Where each tensor attribute's bytes go in the weights blob, subgraphs'
 // included. Tensors sharing a buffer (constants cloned with their graph) are
-// stored once.
+// stored once, at the place of their first Add.
 class WeightsLayout {
  public:
-  explicit WeightsLayout(const std::vector<const Node*>& nodes) { Add(nodes); }
+  using Key = std::pair<const void*, size_t>;  // a tensor's buffer and size
 
-  // Raw bytes stored next to the tensors (a kernel's packed constant).
-  void AddBytes(const void* data, size_t bytes) {
-    Store(Tensor::Borrow(DataType::kUInt8, Shape{static_cast<int64_t>(bytes)}, const_cast<void*>(data)));
-  }
-
-  size_t size() const { return size_; }
-  size_t OffsetOf(const Tensor& tensor) const { return OffsetOfBytes(tensor.data(), tensor.nbytes()); }
-  size_t OffsetOfBytes(const void* data, size_t bytes) const { return offsets_.at(Key{data, bytes}); }
-  void CopyInto(uint8_t* blob) const {
-    std::memset(blob, 0, size_);
-    for (const Tensor& tensor : tensors_) {
-      if (tensor.nbytes() > 0) std::memcpy(blob + OffsetOf(tensor), tensor.data(), tensor.nbytes());
-    }
-  }
-
- private:
-  void Add(const std::vector<const Node*>& nodes) {
+  // The tensors of `nodes` (and of their subgraphs) whose key `skip` does not hold.
+  void AddTensors(const std::vector<const Node*>& nodes, const std::set<Key>& skip) {
     for (const Node* node : nodes) {
       for (const auto& [name, value] : node->attrs().entries()) {
         if (const auto* subgraph = std::get_if<std::shared_ptr<const Graph>>(&value); subgraph && *subgraph) {
-          Add(GraphNumbering::Of(**subgraph).nodes);
+          AddTensors(GraphNumbering::Of(**subgraph).nodes, skip);
         }
         const Tensor* tensor = std::get_if<Tensor>(&value);
-        if (tensor == nullptr) continue;
+        if (tensor == nullptr || skip.count(KeyOf(*tensor)) != 0) continue;
         if (DataTypeSize(tensor->dtype()) == 0) {
           throw Error(ErrorCode::kUnsupported, fmt::format("{}: attribute '{}' is a {} tensor, which a .gem file cannot "
                                                            "hold", node->Describe(), name, DataTypeName(tensor->dtype())));
@@ -102,30 +89,78 @@ class WeightsLayout {
     }
   }
 
+  // Raw bytes stored next to the tensors (a kernel's packed constant).
+  void AddBytes(const void* data, size_t bytes) {
+    Store(Tensor::Borrow(DataType::kUInt8, Shape{static_cast<int64_t>(bytes)}, const_cast<void*>(data)));
+  }
+
+  static Key KeyOf(const Tensor& tensor) { return Key{tensor.data(), tensor.nbytes()}; }
+  size_t size() const { return size_; }
+  size_t OffsetOf(const Tensor& tensor) const { return offsets_.at(KeyOf(tensor)); }
+  size_t OffsetOfBytes(const void* data, size_t bytes) const { return offsets_.at(Key{data, bytes}); }
+  void CopyInto(uint8_t* blob) const {
+    std::memset(blob, 0, size_);
+    for (const Tensor& tensor : tensors_) {
+      if (tensor.nbytes() > 0) std::memcpy(blob + OffsetOf(tensor), tensor.data(), tensor.nbytes());
+    }
+  }
+
+ private:
   void Store(const Tensor& tensor) {
-    Key key{tensor.data(), tensor.nbytes()};
+    Key key = KeyOf(tensor);
     if (offsets_.count(key) != 0) return;
     offsets_[key] = size_;
     tensors_.push_back(tensor);
     size_ = AlignUp(size_ + tensor.nbytes());
   }
 
-  using Key = std::pair<const void*, size_t>;
   std::map<Key, size_t> offsets_;
   std::vector<Tensor> tensors_;
   size_t size_ = 0;
 };
 
+// The constants of the main graph whose every use is an input its kernel
+// packed, and that are no graph output: a run reads only their packed copies.
+std::set<WeightsLayout::Key> PackedAwayConstants(const CompiledModel::Impl& impl) {
+  std::set<std::pair<const Node*, int>> packed_uses;
+  for (const Step& step : impl.steps) {
+    for (const device::Kernel::PackedInput& packed : step.kernel->PackedInputs()) {
+      packed_uses.insert({step.node, static_cast<int>(packed.input)});
+    }
+  }
+  const std::vector<Value*>& outputs = impl.graph->outputs();
+  std::set<WeightsLayout::Key> packed_away;
+  for (const Node* node : impl.nodes) {
+    const Value* value = node->op_type() == "Const" ? node->output(0) : nullptr;
+    if (value == nullptr || value->constant() == nullptr || value->uses().empty() ||
+        std::find(outputs.begin(), outputs.end(), value) != outputs.end()) {
+      continue;
+    }
+    const bool all_packed = std::all_of(value->uses().begin(), value->uses().end(), [&](const Use& use) {
+      return packed_uses.count({use.node, use.input_index}) != 0;
+    });
+    if (all_packed) packed_away.insert(WeightsLayout::KeyOf(*value->constant()));
+  }
+  return packed_away;
+}
+
 class GemBuilder {
  public:
   // impl.values are numbered as GraphNumbering numbers them.
-  explicit GemBuilder(const CompiledModel::Impl& impl) : impl_(impl), weights_(impl.nodes), numbering_(impl.nodes) {
+  // The weights blob holds what a run reads first (tensors no kernel packed,
+  // then the kernels' packed copies) and the packed-away originals last: the
+  // pages a run touches are contiguous, so a loaded model's resident set does
+  // not grow by the originals where the kernel maps file pages 2 MiB at a time.
+  explicit GemBuilder(const CompiledModel::Impl& impl) : impl_(impl), numbering_(impl.nodes) {
+    const std::set<WeightsLayout::Key> packed_away = PackedAwayConstants(impl);
+    weights_.AddTensors(impl.nodes, packed_away);
     for (const Step& step : impl.steps) {
       for (device::Kernel::PackedInput& packed : step.kernel->PackedInputs()) {
         weights_.AddBytes(packed.data, packed.bytes);
         packed_.push_back({numbering_.node_index.at(step.node), std::move(packed)});
       }
     }
+    weights_.AddTensors(impl.nodes, {});
   }
 
   fb::DetachedBuffer Build() {
