@@ -61,7 +61,23 @@ void ReplaceWithConstants(Graph& graph, Node* node, std::vector<Tensor> values) 
     Value* constant = graph.AddConstant(graph.UniqueName(prefix), std::move(values[i]));
     ReplaceValue(graph, node->output(i), constant);
   }
+  std::vector<Node*> producers;
+  for (const Value* input : node->inputs()) {
+    if (input != nullptr && input->producer() != nullptr) producers.push_back(input->producer());
+  }
   graph.RemoveNode(node);
+  // Constants that fed only this node go now rather than with the dead nodes
+  // at the end: a folded weight (a transposed MatMul operand, say) is then
+  // never held next to its source for the rest of the compile.
+  std::sort(producers.begin(), producers.end());
+  producers.erase(std::unique(producers.begin(), producers.end()), producers.end());
+  for (Node* producer : producers) {
+    const Value* output = producer->output(0);
+    if (producer->op_type() == "Const" && output->uses().empty() &&
+        std::count(graph.outputs().begin(), graph.outputs().end(), output) == 0) {
+      graph.RemoveNode(producer);
+    }
+  }
 }
 
 std::unordered_set<const Node*> NodesWithControlDependents(const Graph& graph) {

@@ -1,5 +1,7 @@
 #include "runtime/compiler.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -19,6 +21,7 @@
 #include "runtime/intra_op_threads.h"
 #include "runtime/kernel_selection.h"
 #include "runtime/model_layout.h"
+#include "runtime/packed_constants.h"
 #include "runtime/storage_plan.h"
 #include "runtime/stream_assignment.h"
 #include "runtime/stream_workers.h"
@@ -147,12 +150,20 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
     return impl;
   }
   std::vector<size_t> steps = DefaultStepNodes(nodes);
-  LayOutModel(*impl, device, std::move(nodes), steps);
+  // A multi-stream plan rebuilds the kernels once streams are known, from the
+  // constants: those are freed only after that.
+  const bool release_packed = settings.release_packed_constants;
+  LayOutModel(*impl, device, std::move(nodes), steps, release_packed && settings.single_stream);
   AssignStreams(*impl);
   if (impl->stream_count > 1) {
     ScopedIntraOpThreads team(StreamTeamSize(impl->settings.intra_op_threads, impl->stream_count));
     RebuildKernels(*impl, device);
   }
+  if (release_packed && !settings.single_stream) {
+    for (const Value* constant : PackedAwayConstants(*impl)) ReleaseConstantBytes(*impl, *constant);
+  }
+  // Freed weights sit among live heap blocks, where free() keeps their pages.
+  if (impl->released_constants > 0) ::malloc_trim(0);
   PlanStorage(*impl);
   impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes, impl->settings.max_arenas);
   if (!device.host_memory()) impl->device_constants = std::make_unique<DeviceConstants>(device, impl->constants);

@@ -92,6 +92,9 @@ struct CompiledModel::Impl {
   // or a model loaded from a buffer): kernels built from a constant hand its
   // pages back (model_layout.cc).
   std::shared_ptr<const MappedFile> weights_file;
+  // Constants whose bytes were freed once their kernels had packed them
+  // (ge.exec.releasePackedConstants); such a model cannot be saved.
+  size_t released_constants = 0;
   // Built last, once memory.arena_bytes is known.
   std::unique_ptr<runtime::ArenaPool> arenas;
   // The constants in device memory, for a device that does not share the host's.

@@ -14,6 +14,7 @@
 #include "ge/error.h"
 #include "runtime/gem_checksum.h"
 #include "runtime/gem_file.h"
+#include "runtime/packed_constants.h"
 
 namespace ge::runtime {
 namespace {
@@ -119,31 +120,6 @@ class WeightsLayout {
   size_t size_ = 0;
 };
 
-// The constants of the main graph whose every use is an input its kernel
-// packed, and that are no graph output: a run reads only their packed copies.
-std::set<WeightsLayout::Key> PackedAwayConstants(const CompiledModel::Impl& impl) {
-  std::set<std::pair<const Node*, int>> packed_uses;
-  for (const Step& step : impl.steps) {
-    for (const device::Kernel::PackedInput& packed : step.kernel->PackedInputs()) {
-      packed_uses.insert({step.node, static_cast<int>(packed.input)});
-    }
-  }
-  const std::vector<Value*>& outputs = impl.graph->outputs();
-  std::set<WeightsLayout::Key> packed_away;
-  for (const Node* node : impl.nodes) {
-    const Value* value = node->op_type() == "Const" ? node->output(0) : nullptr;
-    if (value == nullptr || value->constant() == nullptr || value->uses().empty() ||
-        std::find(outputs.begin(), outputs.end(), value) != outputs.end()) {
-      continue;
-    }
-    const bool all_packed = std::all_of(value->uses().begin(), value->uses().end(), [&](const Use& use) {
-      return packed_uses.count({use.node, use.input_index}) != 0;
-    });
-    if (all_packed) packed_away.insert(WeightsLayout::KeyOf(*value->constant()));
-  }
-  return packed_away;
-}
-
 class GemBuilder {
  public:
   // impl.values are numbered as GraphNumbering numbers them.
@@ -152,7 +128,8 @@ class GemBuilder {
   // pages a run touches are contiguous, so a loaded model's resident set does
   // not grow by the originals where the kernel maps file pages 2 MiB at a time.
   explicit GemBuilder(const CompiledModel::Impl& impl) : impl_(impl), numbering_(impl.nodes) {
-    const std::set<WeightsLayout::Key> packed_away = PackedAwayConstants(impl);
+    std::set<WeightsLayout::Key> packed_away;
+    for (const Value* constant : PackedAwayConstants(impl)) packed_away.insert(WeightsLayout::KeyOf(*constant->constant()));
     weights_.AddTensors(impl.nodes, packed_away);
     for (const Step& step : impl.steps) {
       for (device::Kernel::PackedInput& packed : step.kernel->PackedInputs()) {
@@ -327,6 +304,13 @@ class GemBuilder {
 }  // namespace
 
 void SaveGemFile(const CompiledModel::Impl& impl, const std::string& path) {
+  if (impl.released_constants > 0) {
+    throw Error(ErrorCode::kUnsupported,
+                fmt::format("{}: cannot save graph '{}': it was compiled with ge.exec.releasePackedConstants=1, which "
+                            "freed the original bytes of {} constants its kernels packed; compile it without that "
+                            "option to save it",
+                            path, impl.graph->name(), impl.released_constants));
+  }
   fb::DetachedBuffer buffer = GemBuilder(impl).Build();
   std::string temp = path + ".tmp";
   std::FILE* file = std::fopen(temp.c_str(), "wb");

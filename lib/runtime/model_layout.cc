@@ -7,6 +7,7 @@
 #include "ge/error.h"
 #include "graph/mapped_file.h"
 #include "runtime/kernel_selection.h"
+#include "runtime/packed_constants.h"
 
 namespace ge::runtime {
 namespace {
@@ -90,8 +91,9 @@ void NumberValues(CompiledModel::Impl& impl, const device::Device& device, std::
 }
 
 void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes,
-                 const std::vector<size_t>& step_nodes) {
+                 const std::vector<size_t>& step_nodes, bool release_packed) {
   NumberValues(impl, device, std::move(nodes));
+  PackedConstants packed;
   std::unordered_map<const Value*, int> id_of;
   std::vector<bool> available;  // value id -> computed before the current step
   for (const Node* node : impl.nodes) {
@@ -134,6 +136,12 @@ void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::v
     step.is_view = IsViewStep(step);
     step.workspace_bytes = step.kernel->WorkspaceBytes();
     if (impl.weights_file) ReleaseConstantPages(*impl.weights_file, *node);
+    if (release_packed) {
+      // Freed as soon as the last kernel using a constant has packed it, so
+      // that compiling never holds every weight twice.
+      packed.AddStep(step);
+      for (const Value* constant : packed.ServedInputsOf(*node, *impl.graph)) ReleaseConstantBytes(impl, *constant);
+    }
     scheduled[index] = true;
     impl.steps.push_back(std::move(step));
   }

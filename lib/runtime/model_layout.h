@@ -18,11 +18,13 @@ void NumberValues(CompiledModel::Impl& impl, const device::Device& device, std::
 
 // `nodes`: every node of impl.graph in a topological order. `step_nodes`:
 // indices into `nodes` of the nodes to run, in execution order (no Data or
-// Const). Kernels run the mode each node records (impl_mode pass). Throws ge::Error
-// (kInvalidModel) when step_nodes is not a valid execution order, and the
-// kernel selection errors.
+// Const). Kernels run the mode each node records (impl_mode pass). With
+// `release_packed`, each constant's bytes are freed once the kernels of all
+// its uses packed it (packed_constants.h); kernels cannot be rebuilt after.
+// Throws ge::Error (kInvalidModel) when step_nodes is not a valid execution
+// order, and the kernel selection errors.
 void LayOutModel(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes,
-                 const std::vector<size_t>& step_nodes);
+                 const std::vector<size_t>& step_nodes, bool release_packed = false);
 
 // Builds every step's kernel again (and its workspace size), under the
 // calling thread's current OpenMP team size: kernels of a multi-stream plan

@@ -37,6 +37,14 @@ OptionParser ParseCount(size_t min, std::string expected, size_t RuntimeOptions:
   };
 }
 
+// GE's switches spelled 0 / 1.
+OptionParser ParseSwitch(bool RuntimeOptions::*field) {
+  return [=](const std::string& key, const std::string& value, RuntimeOptions& out) {
+    if (value != "0" && value != "1") Invalid(key, value, "0 or 1");
+    out.*field = value == "1";
+  };
+}
+
 // One of a fixed set of GE mode names.
 OptionParser ParseMode(std::vector<std::string> modes, std::string RuntimeOptions::*field) {
   return [=](const std::string& key, const std::string& value, RuntimeOptions& out) {
@@ -99,11 +107,8 @@ void CheckPrecisionOptions(const RuntimeOptions& parsed) {
 
 const std::map<std::string, OptionParser>& Parsers() {
   static const std::map<std::string, OptionParser> parsers = {
-      {"ge.exec.disableReuseMemory",
-       [](const std::string& key, const std::string& value, RuntimeOptions& out) {
-         if (value != "0" && value != "1") Invalid(key, value, "0 or 1");
-         out.disable_reuse_memory = value == "1";
-       }},
+      {"ge.exec.disableReuseMemory", ParseSwitch(&RuntimeOptions::disable_reuse_memory)},
+      {"ge.exec.releasePackedConstants", ParseSwitch(&RuntimeOptions::release_packed_constants)},
       {"ge.disablePasses",
        // Pass names are checked by the PassManager, which knows the registered ones.
        [](const std::string&, const std::string& value, RuntimeOptions& out) {

@@ -26,6 +26,7 @@ size_t DefaultRunConcurrency();
 
 struct RuntimeOptions {
   bool disable_reuse_memory = false;         // ge.exec.disableReuseMemory
+  bool release_packed_constants = false;     // ge.exec.releasePackedConstants
   std::set<std::string> disabled_passes;     // ge.disablePasses
   std::string dump_graph_dir;                // ge.dumpGraphDir
   int intra_op_threads = GE_DEFAULT_INTRA_OP_THREADS;  // ge.exec.intraOpThreads; 0 = all cores

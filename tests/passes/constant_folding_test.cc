@@ -58,6 +58,21 @@ TEST_CASE("constant_folding folds constant chains of any size through the evalua
   CHECK(g.graph.outputs()[1] == g.mul->input(1));
 }
 
+TEST_CASE("constant_folding drops the constants that only fed folded nodes, as it goes") {
+  const int64_t size = 5000;
+  ChainGraph g = MakeChain(size);
+  test::FakeEvaluator evaluator;
+  PassContext ctx;
+  ctx.evaluator = &evaluator;
+  REQUIRE(passes::MakeConstantFoldingPass()->Run(g.graph, ctx));
+  // a and b fed only sum1 and sum2, which folded: no dead-node pass needed.
+  CHECK(g.graph.FindNode("a") == nullptr);
+  CHECK(g.graph.FindNode("b") == nullptr);
+  size_t consts = 0;
+  for (const Node* node : g.graph.nodes()) consts += node->op_type() == "Const" ? 1 : 0;
+  CHECK(consts == 1);  // sum2's folded value
+}
+
 TEST_CASE("constant_folding does nothing without an evaluator or a kernel") {
   ChainGraph g = MakeChain(4);
   PassContext no_evaluator;

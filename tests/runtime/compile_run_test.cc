@@ -205,3 +205,41 @@ TEST_CASE("compile: compile and run leave the caller's OpenMP team size as it wa
   CHECK(omp_get_max_threads() == 1);
   omp_set_num_threads(omp_get_num_procs());
 }
+
+TEST_CASE("compile: releasePackedConstants frees the weights the kernels packed, runs the same, refuses Save",
+          "[compile]") {
+  const ge::test::ConvReluModel conv;
+  auto kept = ge::CompiledModel::Compile(conv.Build());
+  for (const char* single_stream : {"true", "false"}) {
+    INFO("ge.enableSingleStream=" << single_stream);
+    auto released = ge::CompiledModel::Compile(
+        conv.Build(), {{"ge.exec.releasePackedConstants", "1"}, {"ge.enableSingleStream", single_stream}});
+    // The filter is packed by the convolution; the bias is read as it is.
+    CHECK(released->impl().released_constants == 1);
+    size_t without_bytes = 0;
+    for (const ge::Node* node : released->graph().nodes()) {
+      if (node->op_type() != "Const") continue;
+      const ge::Tensor* value = node->output(0)->constant();
+      REQUIRE(value != nullptr);
+      if (value->data() == nullptr) {
+        ++without_bytes;
+        CHECK(value->shape() == conv.filter.shape());
+      }
+    }
+    CHECK(without_bytes == 1);
+
+    ge::Tensor x = ge::test::RandomTensor(ge::test::ConvReluModel::InputShape(), 3);
+    std::vector<ge::Tensor> expected = kept->Run({x});
+    std::vector<ge::Tensor> got = released->Run({x});
+    REQUIRE(got.size() == 1);
+    CHECK(ge::test::BitIdentical(got[0], expected[0]));
+
+    std::filesystem::path dir = ge::test::TempDir("compile-release-packed");
+    const std::string path = (dir / "conv.gem").string();
+    auto [code, message] = ge::test::ErrorOf([&] { released->Save(path); });
+    CHECK(code == ge::ErrorCode::kUnsupported);
+    CHECK_THAT(message, Catch::Contains("ge.exec.releasePackedConstants=1") && Catch::Contains("conv.gem"));
+    CHECK_FALSE(std::filesystem::exists(path));
+    std::filesystem::remove_all(dir);
+  }
+}

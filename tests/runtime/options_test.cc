@@ -24,6 +24,7 @@ std::pair<ErrorCode, std::string> ParseError(const ge::Options& options) {
 TEST_CASE("options: defaults and valid values", "[options]") {
   ge::runtime::RuntimeOptions defaults = ParseOptions({});
   CHECK_FALSE(defaults.disable_reuse_memory);
+  CHECK_FALSE(defaults.release_packed_constants);
   CHECK(defaults.disabled_passes.empty());
   CHECK(defaults.intra_op_threads == 0);
   CHECK(defaults.precision_mode == "must_keep_origin_dtype");
@@ -31,6 +32,7 @@ TEST_CASE("options: defaults and valid values", "[options]") {
 
   ge::runtime::RuntimeOptions parsed = ParseOptions({
       {"ge.exec.disableReuseMemory", "1"},
+      {"ge.exec.releasePackedConstants", "1"},
       {"ge.disablePasses", "constant_folding, dead_code_elimination"},
       {"ge.dumpGraphDir", "/tmp/dump"},
       {"ge.exec.intraOpThreads", "3"},
@@ -39,6 +41,7 @@ TEST_CASE("options: defaults and valid values", "[options]") {
       {"ge.opSelectImplmode", "high_performance"},
   });
   CHECK(parsed.disable_reuse_memory);
+  CHECK(parsed.release_packed_constants);
   CHECK(parsed.disabled_passes == std::set<std::string>{"constant_folding", "dead_code_elimination"});
   CHECK(parsed.dump_graph_dir == "/tmp/dump");
   CHECK(parsed.intra_op_threads == 3);
@@ -50,10 +53,12 @@ TEST_CASE("options: unknown keys and bad values are invalid arguments", "[option
   CHECK(code == ErrorCode::kInvalidArgument);
   CHECK_THAT(message, Catch::Contains("ge.exec.disableReuseMemroy") && Catch::Contains("ge.exec.disableReuseMemory"));
 
-  for (const char* bad : {"2", "yes", ""}) {
-    auto [bad_code, bad_message] = ParseError({{"ge.exec.disableReuseMemory", bad}});
-    CHECK(bad_code == ErrorCode::kInvalidArgument);
-    CHECK_THAT(bad_message, Catch::Contains("ge.exec.disableReuseMemory") && Catch::Contains("0 or 1"));
+  for (const char* key : {"ge.exec.disableReuseMemory", "ge.exec.releasePackedConstants"}) {
+    for (const char* bad : {"2", "yes", ""}) {
+      auto [bad_code, bad_message] = ParseError({{key, bad}});
+      CHECK(bad_code == ErrorCode::kInvalidArgument);
+      CHECK_THAT(bad_message, Catch::Contains(key) && Catch::Contains("0 or 1"));
+    }
   }
   for (const char* bad : {"-1", "four", "4x", ""}) {
     CHECK(ParseError({{"ge.exec.intraOpThreads", bad}}).first == ErrorCode::kInvalidArgument);

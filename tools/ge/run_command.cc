@@ -155,7 +155,10 @@ int Run(const ParsedArgs& args) {
   const int64_t warmup = args.IntValue("warmup", 1, 0);
   std::map<std::string, std::string> input_files;
   for (const std::string& text : args.Values("input")) input_files.insert(SplitKeyValue(text, "input"));
-  const Options options = CollectOptions(args);
+  Options options = CollectOptions(args);
+  // A run never saves the model, so its weights need not stay next to the
+  // copies the kernels packed (unless the user says otherwise).
+  if (DetectModelFormat(path) == ModelFormat::kOnnx) options.emplace("ge.exec.releasePackedConstants", "1");
 
   // The process with ge's libraries loaded and initialized, before the model:
   // what the model itself costs is the peak minus this.

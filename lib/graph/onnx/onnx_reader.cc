@@ -4,33 +4,56 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <fcntl.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <climits>
+#include <cstring>
 
 #include "ge/error.h"
-#include "graph/mapped_file.h"
 
 namespace ge::onnx_import {
 
-onnx::ModelProto ParseOnnxModel(const void* data, size_t size, const std::string& origin) {
-  if (size > static_cast<size_t>(INT_MAX)) {
+namespace {
+
+// Large enough that a model costs few reads, small next to any model's weights.
+constexpr int kReadBlockBytes = 1 << 20;
+
+void CheckMessageSize(uint64_t size, const std::string& origin) {
+  if (size > static_cast<uint64_t>(INT_MAX)) {
     throw Error(ErrorCode::kInvalidModel,
                 fmt::format("{}: not a valid ONNX model: {} bytes exceed protobuf's 2 GiB message limit (large "
                             "weights belong in external data)",
                             origin, size));
   }
-  onnx::ModelProto model;
-  if (!model.ParseFromArray(data, static_cast<int>(size))) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: not a valid ONNX model: protobuf parsing of {} bytes failed (truncated file or not "
-                            "a ModelProto)",
-                            origin, size));
-  }
-  // An empty or unlucky byte string can parse as a message with nothing in it.
+}
+
+[[noreturn]] void ParseFailed(uint64_t size, const std::string& origin) {
+  throw Error(ErrorCode::kInvalidModel,
+              fmt::format("{}: not a valid ONNX model: protobuf parsing of {} bytes failed (truncated file or not "
+                          "a ModelProto)",
+                          origin, size));
+}
+
+// An empty or unlucky byte string can parse as a message with nothing in it.
+void CheckHasGraph(const onnx::ModelProto& model, const std::string& origin) {
   if (!model.has_graph()) {
     throw Error(ErrorCode::kInvalidModel,
                 fmt::format("{}: not a valid ONNX model: it has no graph (empty, truncated or not a ModelProto)",
                             origin));
   }
+}
+
+}  // namespace
+
+onnx::ModelProto ParseOnnxModel(const void* data, size_t size, const std::string& origin) {
+  CheckMessageSize(size, origin);
+  onnx::ModelProto model;
+  if (!model.ParseFromArray(data, static_cast<int>(size))) ParseFailed(size, origin);
+  CheckHasGraph(model, origin);
   return model;
 }
 
@@ -42,8 +65,34 @@ onnx::ModelProto ParseOnnxFile(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, ec)) {
     throw Error(ErrorCode::kIoError, fmt::format("{}: is a directory, not an ONNX model file", path.string()));
   }
-  const std::shared_ptr<const MappedFile> file = MappedFile::Open(path.string());
-  return ParseOnnxModel(file->data(), file->size(), path.string());
+  // Streamed through a small buffer rather than mapped: the file's pages stay
+  // in the page cache, outside this process's resident set, so the parse
+  // costs the parsed message only, not the message plus the file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    throw Error(errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIoError,
+                fmt::format("{}: cannot read model file: {}", path.string(), std::strerror(errno)));
+  }
+  struct stat info {};
+  const bool sized = ::fstat(fd, &info) == 0;
+  const int saved_errno = errno;
+  google::protobuf::io::FileInputStream stream(fd, kReadBlockBytes);
+  stream.SetCloseOnDelete(true);
+  if (!sized) {
+    throw Error(ErrorCode::kIoError,
+                fmt::format("{}: cannot read model file: {}", path.string(), std::strerror(saved_errno)));
+  }
+  CheckMessageSize(static_cast<uint64_t>(info.st_size), path.string());
+  onnx::ModelProto model;
+  if (!model.ParseFromZeroCopyStream(&stream)) {
+    if (stream.GetErrno() != 0) {
+      throw Error(ErrorCode::kIoError,
+                  fmt::format("{}: cannot read model file: {}", path.string(), std::strerror(stream.GetErrno())));
+    }
+    ParseFailed(static_cast<uint64_t>(info.st_size), path.string());
+  }
+  CheckHasGraph(model, path.string());
+  return model;
 }
 
 void CheckOnnxModel(const onnx::ModelProto& model, const std::string& origin) {

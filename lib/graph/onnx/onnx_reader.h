@@ -14,9 +14,9 @@ namespace ge::onnx_import {
 // "<origin>: not a valid ONNX model: ...".
 onnx::ModelProto ParseOnnxModel(const void* data, size_t size, const std::string& origin);
 
-// Parses a model file, read through a mapping that is gone when this returns
-// (the file's bytes never sit in memory next to the parsed message for
-// longer than the parse). Errors (kNotFound, kIoError) name the path.
+// Parses a model file, streamed through a small buffer (the file's bytes never
+// sit in this process's memory next to the parsed message). Errors
+// (kNotFound, kIoError, and kInvalidModel as above) name the path.
 onnx::ModelProto ParseOnnxFile(const std::filesystem::path& path);
 
 // Runs onnx::checker::check_model; its complaints become kInvalidModel naming origin.
