@@ -1,7 +1,5 @@
 #include "runtime/compiler.h"
 
-#include <malloc.h>
-
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -162,8 +160,6 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   if (release_packed && !settings.single_stream) {
     for (const Value* constant : PackedAwayConstants(*impl)) ReleaseConstantBytes(*impl, *constant);
   }
-  // Freed weights sit among live heap blocks, where free() keeps their pages.
-  if (impl->released_constants > 0) ::malloc_trim(0);
   PlanStorage(*impl);
   impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes, impl->settings.max_arenas);
   if (!device.host_memory()) impl->device_constants = std::make_unique<DeviceConstants>(device, impl->constants);

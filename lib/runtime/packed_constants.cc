@@ -1,5 +1,7 @@
 #include "runtime/packed_constants.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -68,6 +70,10 @@ void ReleaseConstantBytes(CompiledModel::Impl& impl, const Value& constant) {
   impl.constants[index] = described;
   producer->attrs().Set("value", std::move(described));
   ++impl.released_constants;
+  // Weights are freed among live heap blocks, where free() would keep their
+  // pages until the heap's top moves; hand them back now, before the next
+  // kernel packs, so that the compile's peak does not hold both copies.
+  ::malloc_trim(0);
 }
 
 }  // namespace ge::runtime

@@ -31,9 +31,10 @@ class PackedConstants {
 // Every constant the kernels of `impl` serve alone.
 std::vector<const Value*> PackedAwayConstants(const CompiledModel::Impl& impl);
 
-// Frees the bytes of `constant` (one that PackedConstants reports): its Const
-// node and the model's constant keep dtype and shape without data, and the
-// model counts it in released_constants, which Save refuses.
+// Frees the bytes of `constant` (one that PackedConstants reports) and hands
+// free heap pages back to the system: its Const node and the model's constant
+// keep dtype and shape without data, and the model counts it in
+// released_constants, which Save refuses.
 void ReleaseConstantBytes(CompiledModel::Impl& impl, const Value& constant);
 
 }  // namespace ge::runtime

@@ -19,8 +19,10 @@ namespace ge::onnx_import {
 
 namespace {
 
-// Large enough that a model costs few reads, small next to any model's weights.
-constexpr int kReadBlockBytes = 1 << 20;
+// A few hundred reads for a model of tens of MB; below malloc's mmap
+// threshold, so freeing the buffer does not raise that threshold and send
+// later weight-sized blocks to the fragmenting main heap.
+constexpr int kReadBlockBytes = 1 << 16;
 
 void CheckMessageSize(uint64_t size, const std::string& origin) {
   if (size > static_cast<uint64_t>(INT_MAX)) {
