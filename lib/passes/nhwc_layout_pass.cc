@@ -9,11 +9,13 @@
 //  - a float32 Conv2D that takes the kernel's float32 oneDNN path (constant
 //    filter, exact-float32 mode, no quantization) is always converted; its x
 //    (and a fused addend, graph/conv_post_ops.h) is transposed to NHWC when
-//    no NHWC form of it exists yet;
+//    no NHWC form of it exists yet; so is an int8 QuantConv2D (oneDNN's int8
+//    kernels are channels-last too);
 //  - a float32 MaxPoolV3 / AvgPoolV2 is converted when its x exists in NHWC;
-//  - a layout-agnostic op (unary elementwise, ClipByValue, broadcasting
-//    binary ops, ConcatD, the constant-axes reductions) is converted when all its
-//    activation inputs exist in NHWC, constants being permuted to match.
+//  - a layout-agnostic op (unary elementwise, AscendQuant with its per-tensor
+//    scale, ClipByValue, broadcasting binary ops, ConcatD, the constant-axes
+//    reductions) is converted when all its activation inputs exist in NHWC,
+//    constants being permuted to match.
 //
 // The nodes are visited in topological order and converted in place (they
 // keep their names; their NHWC outputs are renamed "<name>/nhwc"), so a
@@ -74,6 +76,15 @@ bool IsNhwcConv(const Node& node) {
   return addend == nullptr || IsRank4(addend);
 }
 
+// QuantConv2D always runs oneDNN's int8 convolution; its filter is a constant by schema.
+bool IsNhwcQuantConv(const Node& node) {
+  if (node.op_type() != "QuantConv2D" || !IsNchw(node) || node.num_outputs() != 1) return false;
+  const Value* x = node.input(kConvX);
+  const Value* filter = node.input(kConvFilter);
+  return IsRank4(x) && x->dtype() == DataType::kInt8 && IsRank4(node.output(0)) && filter != nullptr &&
+         filter->constant() != nullptr;
+}
+
 bool IsNhwcPool(const Node& node) {
   if ((node.op_type() != "MaxPoolV3" && node.op_type() != "AvgPoolV2") || node.num_outputs() != 1 ||
       node.num_inputs() != 1 || !IsNchw(node)) {
@@ -90,7 +101,7 @@ bool IsUnaryElementwise(const std::string& op_type) {
                                                        "Log",         "Reciprocal", "Gelu",  "LeakyRelu",
                                                        "Elu",         "Selu",       "Celu",  "ThresholdedRelu",
                                                        "HardSigmoid", "HardSwish",  "Mish",  "Softplus",
-                                                       "Softsign",    "Shrink",     "Cast"};
+                                                       "Softsign",    "Shrink",     "Cast",  "AscendQuant"};
   return kOps.count(op_type) != 0;
 }
 
@@ -141,7 +152,7 @@ class NhwcLayoutRewrite {
   bool Run() {
     for (Node* node : graph_.TopologicalOrder()) {
       if (!node->control_inputs().empty() || control_dependents_.count(node) != 0) continue;
-      if (IsNhwcConv(*node)) {
+      if (IsNhwcConv(*node) || IsNhwcQuantConv(*node)) {
         ConvertConv(*node);
       } else if (IsNhwcPool(*node) && nhwc_.count(node->input(0)) != 0) {
         ConvertPool(*node);

@@ -91,6 +91,52 @@ TEST_CASE("nhwc_layout: a conv-relu-conv-add-maxpool-mean chain runs on NHWC bet
   CHECK(g.outputs()[0]->producer() == transposes[1]);
 }
 
+TEST_CASE("nhwc_layout: an int8 AscendQuant -> QuantConv2D -> QuantConv2D chain runs on NHWC", "[nhwc_layout]") {
+  Graph g;
+  Value* x = g.AddInput("x", DataType::kFloat, Shape{1, 8, 10, 10});
+  Node* quant = g.AddNode("AscendQuant", "quant", {x});
+  quant->attrs().Set("scale", 16.0f);
+  const auto quant_conv = [&](const std::string& name, Value* input, int64_t out_c, int64_t in_c, int64_t dtype) {
+    Value* words = g.AddConstant(g.UniqueName(name + "_scale"),
+                                 Tensor::FromVector<uint64_t>(DataType::kUInt64, Shape{1}, {0x3c800000}));  // 1/64
+    Node* conv = g.AddNode("QuantConv2D", name, {input, Filter(g, out_c, in_c, 3, DataType::kInt8), words});
+    conv->attrs().Set("strides", std::vector<int64_t>{1, 1, 1, 1});
+    conv->attrs().Set("pads", std::vector<int64_t>(4, 1));
+    conv->attrs().Set("dtype", dtype);
+    return conv;
+  };
+  Node* conv1 = quant_conv("conv1", quant->output(0), 16, 8, static_cast<int64_t>(DataType::kInt8));
+  Node* conv2 = quant_conv("conv2", conv1->output(0), 4, 16, static_cast<int64_t>(DataType::kFloat));
+  g.SetOutputs({conv2->output(0)});
+
+  REQUIRE(Compile(g));
+  const std::vector<Node*> transposes = NodesOf(g, "TransposeD");
+  REQUIRE(transposes.size() == 2);
+  // The input's AscendQuant reads no NHWC value, so it stays; the transpose then moves int8 bytes.
+  CHECK(transposes[0]->input(0) == quant->output(0));
+  CHECK(quant->output(0)->shape() == Shape{1, 8, 10, 10});
+  for (const Node* conv : {conv1, conv2}) CHECK(FormatOf(*conv) == "NHWC");
+  CHECK(conv1->output(0)->dtype() == DataType::kInt8);
+  CHECK(conv1->output(0)->shape() == Shape{1, 10, 10, 16});
+  CHECK(g.outputs()[0]->shape() == Shape{1, 4, 10, 10});
+  CHECK(IsTranspose(g.outputs()[0]->producer(), kToNchw));
+}
+
+TEST_CASE("nhwc_layout: an AscendQuant between NHWC ops moves with them", "[nhwc_layout]") {
+  Graph g;
+  Value* x = g.AddInput("x", DataType::kFloat, Shape{1, 4, 8, 8});
+  Node* relu = g.AddNode("Relu", "relu", {Conv(g, x, Filter(g, 4, 4, 3))->output(0)});
+  Node* quant = g.AddNode("AscendQuant", "quant", {relu->output(0)});
+  quant->attrs().Set("scale", 16.0f);
+  g.SetOutputs({quant->output(0)});
+
+  REQUIRE(Compile(g));
+  CHECK(quant->input(0) == relu->output(0));
+  CHECK(quant->output(0)->shape() == Shape{1, 8, 8, 4});
+  CHECK(IsTranspose(g.outputs()[0]->producer(), kToNchw));
+  CHECK(g.outputs()[0]->dtype() == DataType::kInt8);
+}
+
 TEST_CASE("nhwc_layout: a convolution that is also a graph output is transposed back under its name",
           "[nhwc_layout]") {
   Graph g;

@@ -468,5 +468,19 @@ TEST_CASE("deploy: quantized Conv2D + Relu + Conv2D runs like its integer refere
     CHECK(max_error <= 1e-6 * std::max(1.0, max_float));
     // Against the float graph: within the quantization error (a few percent of the range here).
     CHECK(max_quant_error < 0.05 * max_float);
+
+    // On the CPU the int8 convolutions run channels-last (nhwc_layout); NCHW with reorders gives the same bits.
+    for (const Node* node : model->graph().nodes()) {
+      if (node->op_type() == "QuantConv2D") CHECK(node->attrs().GetString("data_format") == "NHWC");
+    }
+    auto nchw = ge::CompiledModel::Compile(ge::quant::BuildDeployGraph(*graph, layers, record, {.requant_fusion = fusion}),
+                                           {{"ge.disablePasses", "nhwc_layout"}});
+    const Tensor y_nchw = nchw->Run({input})[0];
+    REQUIRE(y_nchw.nbytes() == y.nbytes());
+    CHECK(std::memcmp(y_nchw.data(), y.data(), y.nbytes()) == 0);
   }
+  // With requant fusion both convolutions are QuantConv2D; the int8 tensor between them stays NHWC.
+  auto fused = ge::CompiledModel::Compile(ge::quant::BuildDeployGraph(*graph, layers, record, {.requant_fusion = true}));
+  CHECK(CountOps(fused->graph(), "QuantConv2D") == 2);
+  CHECK(CountOps(fused->graph(), "TransposeD") == 2);
 }

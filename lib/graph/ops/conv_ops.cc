@@ -92,12 +92,13 @@ void InferConv(InferContext& ctx, size_t spatial) {
 // y = (conv(x - offset_x, filter) + bias) * scale[c], relu'd with relu_flag,
 // as float32 (dtype 0) or int8 (dtype 2, plus the scale words' offset).
 void InferQuantConv2D(InferContext& ctx) {
-  const Shape y = InferConvShape(ctx, 2, 3, /*allow_channels_last=*/false);
+  const Shape y = InferConvShape(ctx, 2, 3, /*allow_channels_last=*/true);
   infer::ProductOutputDtype(ctx, {0, 1, 3});  // int8 x and filter, int32 bias
   const Shape& scale = ctx.input_shape(2);
   infer::RequireRank(ctx, scale, 1, "scale");
   if (!scale.unknown_rank() && scale.dim(0) != 1 && !y.unknown_rank()) {
-    infer::MergeDim(ctx, scale.dim(0), y.dim(1), "scale length and output channels");
+    const size_t channels = infer::ReadWindowLayout(ctx, 2, /*allow_channels_last=*/true).channel_axis();
+    infer::MergeDim(ctx, scale.dim(0), y.dim(channels), "scale length and output channels");
   }
   const int64_t dtype = infer::Attr<int64_t>(ctx, "dtype");
   if (dtype != static_cast<int64_t>(DataType::kFloat) && dtype != static_cast<int64_t>(DataType::kInt8)) {
@@ -213,7 +214,8 @@ void RegisterConvOps(OpRegistry& registry) {
                         .TypeConstraint("TY", {DataType::kFloat, DataType::kInt8})
                         .Infer(InferQuantConv2D)
                         .Doc("int8 Conv2D with its AscendDequant (dtype float32) or AscendRequant (dtype int8) "
-                             "folded in; scale holds the same uint64 words (docs/quantization.md)."));
+                             "folded in; scale holds the same uint64 words (docs/quantization.md). x and y NCHW, "
+                             "or NHWC with data_format \"NHWC\" as for Conv2D."));
   registry.Register(ConvSchema("Conv2D", 2).Doc(
       "2-D convolution; x and y NCHW, or NHWC with data_format \"NHWC\" (strides and dilations then in NHWC "
       "order); filter [Cout, Cin/groups, kh, kw] in both layouts, pads [top, bottom, left, right]."));

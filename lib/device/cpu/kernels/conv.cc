@@ -81,13 +81,6 @@ void DescribeFilter(ConvSetup& s, const ConvGeometry& g) {
   s.weights_any = F32Desc(dims, Tag::any);
 }
 
-// oneDNN dims are always N, C, spatial...; the format tag says how they lie in memory.
-dnnl::memory::dims LogicalDims(const ConvGeometry& g, const Shape& activation) {
-  dnnl::memory::dims dims = ToDnnlDims(activation.dims());
-  if (g.channels_last) std::rotate(dims.begin() + 1, dims.end() - 1, dims.end());  // N, H, W, C -> N, C, H, W
-  return dims;
-}
-
 ConvSetup ReadSetup(const Node& node, const ConvGeometry& g) {
   ConvSetup s;
   s.inputs = g.inputs;
@@ -99,8 +92,8 @@ ConvSetup ReadSetup(const Node& node, const ConvGeometry& g) {
   }
   DescribeFilter(s, g);
   const Tag data_tag = g.channels_last ? Tag::nhwc : g.kernel.size() == 3 ? Tag::ncdhw : Tag::nchw;
-  s.src = F32Desc(LogicalDims(g, g.x), data_tag);
-  s.dst = F32Desc(LogicalDims(g, g.y), data_tag);
+  s.src = F32Desc(ToDnnlDims(ChannelsFirstDims(g, g.x)), data_tag);
+  s.dst = F32Desc(ToDnnlDims(ChannelsFirstDims(g, g.y)), data_tag);
   s.has_bias = g.has_bias;
   if (s.has_bias) s.bias = F32Desc({g.out_channels}, Tag::a);
   s.constant_filter = node.input(g.inputs.filter)->constant();

@@ -1,5 +1,7 @@
 #include "device/cpu/kernels/conv_geometry.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/kernel_utils.h"
@@ -55,6 +57,12 @@ ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transpos
                      out_channels));
   }
   return g;
+}
+
+std::vector<int64_t> ChannelsFirstDims(const ConvGeometry& geometry, const Shape& activation) {
+  std::vector<int64_t> dims = activation.dims();
+  if (geometry.channels_last) std::rotate(dims.begin() + 1, dims.end() - 1, dims.end());  // N, H, W, C -> N, C, H, W
+  return dims;
 }
 
 }  // namespace ge::device::cpu

@@ -40,6 +40,10 @@ struct ConvGeometry {
 // NHWC is rejected unless allow_channels_last (a non-transposed convolution).
 ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transposed, bool allow_channels_last = false);
 
+// An activation's dims (x or y) in N, C, spatial... order whatever its layout:
+// the order oneDNN descriptors take, their format tag saying how they lie.
+std::vector<int64_t> ChannelsFirstDims(const ConvGeometry& geometry, const Shape& activation);
+
 // A kernel computing the convolution with direct loops, accumulating in double.
 std::unique_ptr<Kernel> MakeDirectConv(const Node& node, const ConvGeometry& geometry);
 

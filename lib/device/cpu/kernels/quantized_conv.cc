@@ -6,8 +6,8 @@
 // int8 x with a constant filter runs oneDNN's int8 convolution (VNNI on CPUs
 // that have it): the filter is packed once, x's zero point is a runtime
 // zero-point attribute, and since oneDNN's fast int8 kernels want channels
-// last, x and y pass through reorders to and from the plain NCHW tensors of
-// the runtime. Everything else (int16 x, a runtime filter, the transposed
+// last, x and y pass through reorders to and from plain NCHW tensors (a
+// QuantConv2D that the nhwc_layout pass moved to NHWC needs none). Everything else (int16 x, a runtime filter, the transposed
 // convolution) runs the direct kernel of direct_conv.cc on the operands
 // widened to double, which is exact: every partial sum is an integer far
 // below 2^53. The int32 result saturates.
@@ -52,7 +52,9 @@ int32_t CheckQuantizedOperands(const Node& node, ConvInputs inputs) {
   return static_cast<int32_t>(offset_x);
 }
 
-// oneDNN int8 convolution between plain NC[D]HW tensors.
+// oneDNN int8 convolution between plain NC[D]HW tensors, or NHWC ones
+// (QuantConv2D with data_format NHWC), which its fast kernels read and write
+// as they are: no reorders.
 // What QuantConv2D folds into the convolution: its AscendDequant (float32
 // out) or AscendRequant (int8 out), as oneDNN output scales, a relu post-op
 // and a dst zero point, so the int32 sums never leave the primitive.
@@ -93,10 +95,10 @@ class DnnlInt8ConvKernel final : public Kernel {
   DnnlInt8ConvKernel(const Node& node, const ConvGeometry& g, int32_t offset_x, const FusedQuantOutput& output)
       : label_(node.Describe()), inputs_(g.inputs) {
     const bool volumetric = g.kernel.size() == 3;
-    const Tag data_tag = volumetric ? Tag::ncdhw : Tag::nchw;
-    src_user_ = dnnl::memory::desc(ToDnnlDims(g.x.dims()), Type::s8, data_tag);
-    dst_user_ = dnnl::memory::desc(ToDnnlDims(g.y.dims()), output.dst_type, data_tag);
-    const int64_t out_channels = g.y.dim(1), in_channels = g.x.dim(1);
+    const Tag data_tag = g.channels_last ? Tag::nhwc : volumetric ? Tag::ncdhw : Tag::nchw;
+    src_user_ = dnnl::memory::desc(ToDnnlDims(ChannelsFirstDims(g, g.x)), Type::s8, data_tag);
+    dst_user_ = dnnl::memory::desc(ToDnnlDims(ChannelsFirstDims(g, g.y)), output.dst_type, data_tag);
+    const int64_t out_channels = g.out_channels, in_channels = g.in_channels;
     dnnl::memory::dims weight_dims;
     Tag weight_tag;
     if (g.groups == 1) {
@@ -298,7 +300,7 @@ std::unique_ptr<Kernel> MakeQuantConv2D(const Node& node) {
   if (node.input(inputs.filter)->constant() == nullptr) {
     Fail(node, ErrorCode::kUnsupported, "input 'filter' must be a constant");
   }
-  const ConvGeometry g = ReadConvGeometry(node, inputs, /*transposed=*/false);
+  const ConvGeometry g = ReadConvGeometry(node, inputs, /*transposed=*/false, /*allow_channels_last=*/true);
   const FusedQuantOutput output = ReadFusedQuantOutput(node);
   return BuildDnnl(node, [&] { return std::make_unique<DnnlInt8ConvKernel>(node, g, offset_x, output); });
 }
