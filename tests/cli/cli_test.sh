@@ -83,6 +83,9 @@ case $case_name in
     check_json gem.json "$run_checks"
     # Same model, same seeded inputs: the .gem must reproduce the ONNX run exactly.
     cmp from_onnx/probabilities.npy from_gem/probabilities.npy || fail ".gem output differs from the .onnx output"
+    # ge run frees the weights its kernels packed unless told to keep them; the outputs are the same.
+    "$ge" run "$demo" --option ge.exec.releasePackedConstants=0 --json --loop 1 --output-dir kept >kept.json
+    cmp from_onnx/probabilities.npy kept/probabilities.npy || fail "keeping the packed weights changed the output"
     # The thread count is a load-time choice; other options are fixed in the file.
     "$ge" run demo.gem --threads 1 --json --loop 1 >gem1.json
     check_json gem1.json "$run_checks"
