@@ -11,9 +11,10 @@
 //    (and a fused addend, graph/conv_post_ops.h) is transposed to NHWC when
 //    no NHWC form of it exists yet; so is an int8 QuantConv2D (oneDNN's int8
 //    kernels are channels-last too);
-//  - a float32 MaxPoolV3 / AvgPoolV2 is converted when its x exists in NHWC;
-//  - a layout-agnostic op (unary elementwise, AscendQuant with its per-tensor
-//    scale, ClipByValue, broadcasting binary ops, ConcatD, the constant-axes
+//  - a float32 MaxPoolV3 / AvgPoolV2, or an int8 MaxPoolV3, is converted
+//    when its x exists in NHWC;
+//  - a layout-agnostic op (unary elementwise, AscendQuant and AscendAntiQuant
+//    with their per-tensor scales, ClipByValue, broadcasting binary ops, ConcatD, the constant-axes
 //    reductions) is converted when all its activation inputs exist in NHWC,
 //    constants being permuted to match.
 //
@@ -85,12 +86,15 @@ bool IsNhwcQuantConv(const Node& node) {
          filter->constant() != nullptr;
 }
 
+// Float32 max and average pooling, and int8 max pooling (between the int8
+// convolutions of a quantized model); the CPU's int8 average keeps NCHW.
 bool IsNhwcPool(const Node& node) {
   if ((node.op_type() != "MaxPoolV3" && node.op_type() != "AvgPoolV2") || node.num_outputs() != 1 ||
-      node.num_inputs() != 1 || !IsNchw(node)) {
+      node.num_inputs() != 1 || !IsNchw(node) || !IsRank4(node.input(0))) {
     return false;
   }
-  return IsRank4(node.input(0)) && node.input(0)->dtype() == DataType::kFloat;
+  const DataType dtype = node.input(0)->dtype();
+  return dtype == DataType::kFloat || (dtype == DataType::kInt8 && node.op_type() == "MaxPoolV3");
 }
 
 // Elementwise ops of one input whose attributes name no axis.
@@ -101,7 +105,8 @@ bool IsUnaryElementwise(const std::string& op_type) {
                                                        "Log",         "Reciprocal", "Gelu",  "LeakyRelu",
                                                        "Elu",         "Selu",       "Celu",  "ThresholdedRelu",
                                                        "HardSigmoid", "HardSwish",  "Mish",  "Softplus",
-                                                       "Softsign",    "Shrink",     "Cast",  "AscendQuant"};
+                                                       "Softsign",    "Shrink",     "Cast",  "AscendQuant",
+                                                       "AscendAntiQuant"};
   return kOps.count(op_type) != 0;
 }
 

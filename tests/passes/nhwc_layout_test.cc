@@ -91,7 +91,9 @@ TEST_CASE("nhwc_layout: a conv-relu-conv-add-maxpool-mean chain runs on NHWC bet
   CHECK(g.outputs()[0]->producer() == transposes[1]);
 }
 
-TEST_CASE("nhwc_layout: an int8 AscendQuant -> QuantConv2D -> QuantConv2D chain runs on NHWC", "[nhwc_layout]") {
+TEST_CASE("nhwc_layout: an int8 AscendQuant -> QuantConv2D -> MaxPool -> QuantConv2D -> AscendAntiQuant chain runs "
+          "on NHWC",
+          "[nhwc_layout]") {
   Graph g;
   Value* x = g.AddInput("x", DataType::kFloat, Shape{1, 8, 10, 10});
   Node* quant = g.AddNode("AscendQuant", "quant", {x});
@@ -106,8 +108,13 @@ TEST_CASE("nhwc_layout: an int8 AscendQuant -> QuantConv2D -> QuantConv2D chain 
     return conv;
   };
   Node* conv1 = quant_conv("conv1", quant->output(0), 16, 8, static_cast<int64_t>(DataType::kInt8));
-  Node* conv2 = quant_conv("conv2", conv1->output(0), 4, 16, static_cast<int64_t>(DataType::kFloat));
-  g.SetOutputs({conv2->output(0)});
+  Node* pool = g.AddNode("MaxPoolV3", "pool", {conv1->output(0)});
+  pool->attrs().Set("ksize", std::vector<int64_t>{1, 1, 2, 2});
+  pool->attrs().Set("strides", std::vector<int64_t>{1, 1, 2, 2});
+  Node* conv2 = quant_conv("conv2", pool->output(0), 4, 16, static_cast<int64_t>(DataType::kInt8));
+  Node* dequant = g.AddNode("AscendAntiQuant", "dequant", {conv2->output(0)});
+  dequant->attrs().Set("scale", 0.5f);
+  g.SetOutputs({dequant->output(0)});
 
   REQUIRE(Compile(g));
   const std::vector<Node*> transposes = NodesOf(g, "TransposeD");
@@ -115,10 +122,13 @@ TEST_CASE("nhwc_layout: an int8 AscendQuant -> QuantConv2D -> QuantConv2D chain 
   // The input's AscendQuant reads no NHWC value, so it stays; the transpose then moves int8 bytes.
   CHECK(transposes[0]->input(0) == quant->output(0));
   CHECK(quant->output(0)->shape() == Shape{1, 8, 10, 10});
-  for (const Node* conv : {conv1, conv2}) CHECK(FormatOf(*conv) == "NHWC");
+  for (const Node* node : {conv1, pool, conv2}) CHECK(FormatOf(*node) == "NHWC");
   CHECK(conv1->output(0)->dtype() == DataType::kInt8);
   CHECK(conv1->output(0)->shape() == Shape{1, 10, 10, 16});
-  CHECK(g.outputs()[0]->shape() == Shape{1, 4, 10, 10});
+  CHECK(pool->output(0)->shape() == Shape{1, 5, 5, 16});
+  CHECK(dequant->input(0) == conv2->output(0));  // moved with the int8 region
+  CHECK(g.outputs()[0]->dtype() == DataType::kFloat);
+  CHECK(g.outputs()[0]->shape() == Shape{1, 4, 5, 5});
   CHECK(IsTranspose(g.outputs()[0]->producer(), kToNchw));
 }
 

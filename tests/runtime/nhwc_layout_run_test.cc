@@ -2,6 +2,10 @@
 // without it, with transposes only at the edges of the NHWC region.
 #include <catch2/catch.hpp>
 
+#include <bit>
+#include <random>
+#include <string>
+
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
 #include "test_models.h"
@@ -65,6 +69,58 @@ TEST_CASE("nhwc_layout: a small CNN gives the NCHW results with one transpose in
     REQUIRE(actual.size() == 1);
     CHECK(actual[0].shape() == expected[0].shape());
     CHECK(MaxAbsDiff(actual[0], expected[0]) < 1e-5);
+  }
+}
+
+// x -> AscendQuant -> QuantConv2D (int8 out, relu) -> MaxPoolV3 on int8 ->
+// QuantConv2D (float out) -> AscendAntiQuant-free float output: the int8 ops
+// of a quantized CNN.
+std::unique_ptr<ge::Graph> BuildInt8Cnn() {
+  ge::GraphBuilder b("int8_cnn");
+  uint32_t seed = 200;
+  const auto filter = [&](ge::Shape shape) {
+    Tensor w(DataType::kInt8, std::move(shape));
+    std::mt19937 random(seed++);
+    for (int64_t i = 0; i < w.num_elements(); ++i) w.data_as<int8_t>()[i] = static_cast<int8_t>(random() % 255 - 127);
+    return b.Constant("w" + std::to_string(seed), w);
+  };
+  const auto scale_words = [&](float scale, int64_t channels) {
+    const uint64_t word = std::bit_cast<uint32_t>(scale);
+    return b.Constant("s" + std::to_string(seed++),
+                      Tensor::FromVector<uint64_t>(DataType::kUInt64, {channels}, std::vector<uint64_t>(channels, word)));
+  };
+  const std::vector<int64_t> same = {1, 1, 1, 1};
+  ge::Value* x = b.Input("x", DataType::kFloat, {1, 8, 12, 12});
+  ge::Value* q = b.Op("AscendQuant", {x}, {{"scale", 32.0f}, {"offset", 3.0f}})[0];
+  ge::Value* c1 = b.Op("QuantConv2D", {q, filter({16, 8, 3, 3}), scale_words(1.0f / 512, 16)},
+                       {{"strides", same}, {"pads", same}, {"offset_x", int64_t{3}}, {"relu_flag", true},
+                        {"dtype", static_cast<int64_t>(DataType::kInt8)}})[0];
+  ge::Value* pooled = b.Op("MaxPoolV3", {c1},
+                           {{"ksize", std::vector<int64_t>{1, 1, 3, 3}},
+                            {"strides", std::vector<int64_t>{1, 1, 2, 2}},
+                            {"pads", std::vector<int64_t>{1, 1, 1, 1}}})[0];
+  ge::Value* c2 = b.Op("QuantConv2D", {pooled, filter({4, 16, 3, 3}), scale_words(1.0f / 1024, 4)},
+                       {{"strides", same}, {"pads", same}, {"dtype", static_cast<int64_t>(DataType::kFloat)}})[0];
+  b.Output(c2);
+  return b.Build();
+}
+
+TEST_CASE("nhwc_layout: the int8 ops of a quantized CNN give the NCHW results bit for bit", "[nhwc_layout]") {
+  auto nhwc = ge::CompiledModel::Compile(BuildInt8Cnn());
+  auto nchw = ge::CompiledModel::Compile(BuildInt8Cnn(), {{"ge.disablePasses", "nhwc_layout"}});
+  CHECK(CountOps(nhwc->graph(), "TransposeD") == 2);
+  for (const ge::Node* node : nhwc->graph().nodes()) {
+    if (node->op_type() == "QuantConv2D" || node->op_type() == "MaxPoolV3") {
+      CHECK(node->attrs().GetString("data_format") == "NHWC");
+    }
+  }
+  for (uint32_t seed : {1u, 2u}) {
+    const Tensor x = RandomTensor({1, 8, 12, 12}, seed);
+    const Tensor expected = nchw->Run({x})[0];
+    const Tensor actual = nhwc->Run({x})[0];
+    REQUIRE(actual.shape() == expected.shape());
+    CHECK(ge::test::BitIdentical(actual, expected));
+    CHECK(MaxAbsDiff(expected, Tensor(DataType::kFloat, expected.shape())) > 0);  // not all zeros
   }
 }
 
