@@ -24,12 +24,12 @@
 // value that an unconverted node or a graph output still reads is rebuilt in
 // NCHW by one transpose (graph outputs keep their name, shape and layout).
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "graph/conv_post_ops.h"
+#include "graph/nhwc_values.h"
 #include "passes/builtin_passes.h"
 #include "passes/cpu_float_conv.h"
 #include "passes/graph_rewrite.h"
@@ -37,18 +37,14 @@
 namespace ge::passes {
 namespace {
 
-const std::vector<int64_t> kToNhwc = {0, 2, 3, 1};
+const std::vector<int64_t>& kToNhwc = kNchwToNhwc;
 // Also the NHWC position of each NCHW axis: C (1) sits at 3, H (2) at 1, W (3) at 2.
-const std::vector<int64_t> kToNchw = {0, 3, 1, 2};
+const std::vector<int64_t>& kToNchw = kNhwcToNchw;
 
 std::vector<int64_t> Permuted(const std::vector<int64_t>& values, const std::vector<int64_t>& perm) {
   std::vector<int64_t> out;
   for (int64_t axis : perm) out.push_back(values[axis]);
   return out;
-}
-
-Shape PermutedShape(const Shape& shape, const std::vector<int64_t>& perm) {
-  return Shape(Permuted(shape.dims(), perm));
 }
 
 bool IsRank4(const Value* value) {
@@ -132,22 +128,7 @@ bool IsLayoutFreeScalar(const Value* value) {
 Tensor ToNhwcConstant(const Tensor& constant) {
   std::vector<int64_t> dims = constant.shape().dims();
   dims.insert(dims.begin(), 4 - dims.size(), 1);
-  Tensor out(constant.dtype(), PermutedShape(Shape(dims), kToNhwc));
-  const size_t element = DataTypeSize(constant.dtype());
-  const auto* in = static_cast<const std::byte*>(constant.data());
-  auto* y = static_cast<std::byte*>(out.data());
-  size_t offset = 0;
-  for (int64_t n = 0; n < dims[0]; ++n) {
-    for (int64_t h = 0; h < dims[2]; ++h) {
-      for (int64_t w = 0; w < dims[3]; ++w) {
-        for (int64_t c = 0; c < dims[1]; ++c, offset += element) {
-          const int64_t source = ((n * dims[1] + c) * dims[2] + h) * dims[3] + w;
-          std::memcpy(y + offset, in + static_cast<size_t>(source) * element, element);
-        }
-      }
-    }
-  }
-  return out;
+  return PermutedTensor(constant.Reshaped(Shape(std::move(dims))), kToNhwc);
 }
 
 class NhwcLayoutRewrite {
@@ -181,7 +162,7 @@ class NhwcLayoutRewrite {
   Value* NhwcOf(Value* value) {
     auto found = nhwc_.find(value);
     if (found != nhwc_.end()) return found->second;
-    Value* nhwc = AddTranspose(value, kToNhwc, value->name() + "/nhwc");
+    Value* nhwc = AddTranspose(value, kToNhwc, value->name() + kNhwcSuffix);
     nhwc_.emplace(value, nhwc);
     return nhwc;
   }
@@ -265,7 +246,7 @@ class NhwcLayoutRewrite {
     if (!any_nhwc) return;
     for (Value*& input : inputs) {
       if (nhwc_.count(input) == 0 && !IsLayoutFreeScalar(input)) {
-        input = graph_.AddConstant(graph_.UniqueName(input->name() + "/nhwc"), ToNhwcConstant(*input->constant()));
+        input = graph_.AddConstant(graph_.UniqueName(input->name() + kNhwcSuffix), ToNhwcConstant(*input->constant()));
       }
     }
     Convert(node, inputs, /*nhwc_output=*/true);
@@ -323,7 +304,7 @@ class NhwcLayoutRewrite {
   void RebuildNchwValues() {
     for (Value* value : nhwc_outputs_) {
       const std::string name = value->name();
-      value->set_name(graph_.UniqueName(name + "/nhwc"));
+      value->set_name(graph_.UniqueName(name + kNhwcSuffix));
       std::vector<Use> outside;
       for (const Use& use : value->uses()) {
         if (converted_.count(use.node) == 0) outside.push_back(use);

@@ -2,6 +2,7 @@
 // comparison against a reference captured once (model_compare.h).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -11,6 +12,7 @@
 
 #include "ge/compare.h"
 #include "ge/error.h"
+#include "graph/nhwc_values.h"
 #include "quant/activation_capture.h"
 #include "quant/model_compare.h"
 #include "quant/compare_metrics.h"
@@ -52,6 +54,12 @@ void CheckSameInputs(const Graph& reference, const Graph& model, size_t given) {
   }
 }
 
+// `nhwc` is the 4-D `nchw` shape with its channels moved last.
+bool IsNhwcOf(const Shape& nhwc, const Shape& nchw) {
+  const auto is_4d = [](const Shape& shape) { return !shape.unknown_rank() && shape.rank() == 4; };
+  return is_4d(nhwc) && is_4d(nchw) && nhwc == PermutedShape(nchw, kNchwToNhwc);
+}
+
 bool BelowThreshold(double cosine, double threshold) { return !(cosine >= threshold); }
 
 std::string QuantLayerOf(const Node& node) {
@@ -84,13 +92,21 @@ std::vector<LayerComparison> CompareLayers(const quant::ActivationCapture& refer
   for (size_t i = 0; i < model.values().size(); ++i) {
     const Value& value = *model.graph_values()[i];
     const Node& producer = *value.producer();
-    auto found = reference_index.find(value.name());
     // Graph inputs are fed the same tensors on both sides; nothing to learn there.
-    if (producer.op_type() == "Data" || found == reference_index.end()) continue;
-    const Tensor& mine = model_values[i];
+    if (producer.op_type() == "Data") continue;
+    Tensor mine = model_values[i];
+    auto found = reference_index.find(value.name());
+    // A compiled model's NHWC regions renamed their values: compare them in NCHW.
+    const std::optional<std::string> nchw_name = NchwNameOf(value.name());
+    if (found == reference_index.end() && nchw_name) {
+      found = reference_index.find(*nchw_name);
+      if (found == reference_index.end() || !IsNhwcOf(mine.shape(), reference_values[found->second].shape())) continue;
+      mine = PermutedTensor(mine, kNhwcToNchw);
+    }
+    if (found == reference_index.end()) continue;
     const Tensor& truth = reference_values[found->second];
-    if (mine.num_elements() != truth.num_elements()) continue;
     const Value& ref_value = *reference.graph_values()[found->second];
+    if (mine.num_elements() != truth.num_elements() || ref_value.producer()->op_type() == "Data") continue;
     LayerComparison row;
     row.index = layers.size();
     row.op_sequence = sequence.at(&producer);

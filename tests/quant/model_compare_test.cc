@@ -11,6 +11,7 @@
 
 #include "ge/builder.h"
 #include "ge/compare.h"
+#include "ge/compiled_model.h"
 #include "ge/quantize.h"
 #include "quant/activation_capture.h"
 #include "test_support.h"
@@ -181,6 +182,29 @@ TEST_CASE("compare models: a model against itself") {
   CHECK(comparison.outputs[0].name == "relu2");
   CHECK(comparison.output_cosine == Approx(1.0).epsilon(1e-12));
   CHECK(comparison.layers_below_threshold == 0);
+}
+
+TEST_CASE("compare models: a compiled graph's NHWC values are compared in NCHW under their names") {
+  const std::unique_ptr<Graph> graph = MakeGraph();
+  // On the CPU the convolutions run in NHWC: their values are renamed "<name>/nhwc" and permuted.
+  const auto compiled = CompiledModel::Compile(graph->Clone());
+  bool renamed = false;
+  for (const Node* node : compiled->graph().nodes()) {
+    for (const Value* output : node->outputs()) renamed = renamed || output->name().ends_with("/nhwc");
+  }
+  REQUIRE(renamed);
+  const ModelComparison comparison = CompareModels(*graph, compiled->graph(), {Input()});
+  // relu1 is the fused conv1 + bn1 + relu1 in NHWC; relu2 (conv2 + relu2) is the output, back in NCHW.
+  const LayerComparison& relu1 = Row(comparison, "relu1/nhwc");
+  CHECK(relu1.ground_truth == "relu1");
+  CHECK(relu1.shape == Shape{1, kMid, kSide, kSide});
+  for (const LayerComparison& row : comparison.layers) {
+    CAPTURE(row.value_name);
+    CHECK(row.metrics.cosine == Approx(1.0).epsilon(1e-6));
+    CHECK(row.metrics.max_abs_error < 1e-5);
+    CHECK(row.value_name != "x/nhwc");  // the input's transpose: the same tensor on both sides
+  }
+  CHECK(comparison.output_cosine == Approx(1.0).epsilon(1e-6));
 }
 
 TEST_CASE("compare models: a perturbed weight changes only the rows downstream of it") {
