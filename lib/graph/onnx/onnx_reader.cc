@@ -6,7 +6,6 @@
 
 #include <fcntl.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -70,28 +69,23 @@ onnx::ModelProto ParseOnnxFile(const std::filesystem::path& path) {
   // Streamed through a small buffer rather than mapped: the file's pages stay
   // in the page cache, outside this process's resident set, so the parse
   // costs the parsed message only, not the message plus the file.
+  const uint64_t size = std::filesystem::file_size(path, ec);  // fails for anything but a regular file
+  if (ec) throw Error(ErrorCode::kIoError, fmt::format("{}: cannot read model file: {}", path.string(), ec.message()));
+  CheckMessageSize(size, path.string());
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     throw Error(errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIoError,
                 fmt::format("{}: cannot read model file: {}", path.string(), std::strerror(errno)));
   }
-  struct stat info {};
-  const bool sized = ::fstat(fd, &info) == 0;
-  const int saved_errno = errno;
   google::protobuf::io::FileInputStream stream(fd, kReadBlockBytes);
   stream.SetCloseOnDelete(true);
-  if (!sized) {
-    throw Error(ErrorCode::kIoError,
-                fmt::format("{}: cannot read model file: {}", path.string(), std::strerror(saved_errno)));
-  }
-  CheckMessageSize(static_cast<uint64_t>(info.st_size), path.string());
   onnx::ModelProto model;
   if (!model.ParseFromZeroCopyStream(&stream)) {
     if (stream.GetErrno() != 0) {
       throw Error(ErrorCode::kIoError,
                   fmt::format("{}: cannot read model file: {}", path.string(), std::strerror(stream.GetErrno())));
     }
-    ParseFailed(static_cast<uint64_t>(info.st_size), path.string());
+    ParseFailed(size, path.string());
   }
   CheckHasGraph(model, path.string());
   return model;
