@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Installs the missing Debian packages ge builds with, then configures and
-# builds a CMake preset: `bash scripts/build.sh [PRESET]`, default `default`
-# (build/default); `asan` builds build/asan with ASan + UBSan. Safe to run again: it
-# installs only what is missing and rebuilds only what changed.
-# Used by scripts/setup.sh and scripts/test.sh.
+# builds a CMake preset: `bash scripts/build.sh [PRESET [TARGET...]]`, default
+# `default` (build/default) and all its targets; `asan` builds build/asan with
+# ASan + UBSan. Safe to run again: it installs only what is missing and rebuilds
+# only what changed. Used by scripts/setup.sh (library and CLI only) and
+# scripts/test.sh (everything).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# Every package the build resolves must be here, not only pulled in as a
+# Recommends (we install without them): .ci/run checks it with check-packages.
+# ocl-icd-opencl-dev: oneDNN's CMake package asks for OpenCL.
 readonly PACKAGES=(
   build-essential cmake ccache pkg-config
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   libflatbuffers-dev flatbuffers-compiler libfmt-dev libdnnl-dev
   catch2 libbenchmark-dev graphviz abigail-tools
+  ocl-icd-opencl-dev
   python3 python3-numpy python3-pytest
 )
 
@@ -46,5 +51,10 @@ export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 mkdir -p "$CCACHE_DIR"
 
 preset="${1:-default}"
-cmake --preset "$preset"
-cmake --build --preset "$preset"
+targets=("${@:2}")
+cmake --preset "$preset" >/dev/null
+if ((${#targets[@]} > 0)); then
+  cmake --build --preset "$preset" --target "${targets[@]}"
+else
+  cmake --build --preset "$preset"
+fi
