@@ -4,6 +4,7 @@
 #include <charconv>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -12,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "ge/error.h"
+#include "graph/closest_name.h"
 
 namespace ge::runtime {
 namespace {
@@ -181,6 +183,16 @@ const std::map<std::string, OptionParser>& Parsers() {
   return parsers;
 }
 
+// Names the closest valid key first, since a typo is the usual cause.
+[[noreturn]] void UnknownOption(const std::string& key) {
+  std::vector<std::string> valid;
+  for (const auto& entry : Parsers()) valid.push_back(entry.first);
+  const std::optional<std::string> closest = ClosestName(key, valid);
+  throw Error(ErrorCode::kInvalidArgument,
+              fmt::format("unknown option '{}'; {}valid options: {}", key,
+                          closest ? fmt::format("did you mean '{}'? ", *closest) : "", fmt::join(valid, ", ")));
+}
+
 }  // namespace
 
 size_t DefaultRunConcurrency() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -191,12 +203,7 @@ RuntimeOptions ParseOptions(const Options& options) {
   CheckOnePrecisionMode(options);
   for (const auto& [key, value] : options) {
     auto parser = parsers.find(key);
-    if (parser == parsers.end()) {
-      std::vector<std::string> valid;
-      for (const auto& entry : parsers) valid.push_back(entry.first);
-      throw Error(ErrorCode::kInvalidArgument,
-                  fmt::format("unknown option '{}'; valid options: {}", key, fmt::join(valid, ", ")));
-    }
+    if (parser == parsers.end()) UnknownOption(key);
     parser->second(key, value, parsed);
   }
   CheckPrecisionOptions(parsed);
@@ -207,6 +214,8 @@ void CheckLoadOptions(const Options& options) {
   static const std::set<std::string> kLoadOptions = {"ge.exec.intraOpThreads", "ge.exec.maxArenas",
                                                      "ge.exec.asyncWorkers", "ge.exec.dynamicPlanCacheBytes"};
   for (const auto& [key, value] : options) {
+    // A misspelled key is reported as such, not as a compile-time option.
+    if (!Parsers().count(key)) UnknownOption(key);
     if (!kLoadOptions.count(key)) {
       throw Error(ErrorCode::kInvalidArgument,
                   fmt::format("option {} is fixed when the model is compiled and cannot change when loading it; "
