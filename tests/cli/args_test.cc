@@ -7,6 +7,7 @@ namespace ge::cli {
 namespace {
 
 using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
 
 const CommandSpec kSpec{"run",
                         "MODEL",
@@ -49,6 +50,44 @@ TEST_CASE("misuse is a UsageError that says what is wrong") {
   CHECK_THAT(UsageErrorOf({"a.onnx", "b.onnx"}), Contains("exactly one MODEL"));
 }
 
+TEST_CASE("an unknown flag near a known one is suggested") {
+  CHECK_THAT(UsageErrorOf({"m.onnx", "--loops", "3"}),
+             Equals("unknown option '--loops' for 'ge run'; did you mean '--loop'?"));
+  CHECK_THAT(UsageErrorOf({"m.onnx", "--jsno"}), Contains("did you mean '--json'?"));
+  CHECK_THAT(UsageErrorOf({"m.onnx", "--inptu=a=1.npy"}),
+             Contains("unknown option '--inptu' for 'ge run'; did you mean '--input'?"));
+  // A long flag spelled with one dash.
+  CHECK_THAT(UsageErrorOf({"m.onnx", "-loop", "3"}),
+             Contains("unknown option '-loop' for 'ge run'; did you mean '--loop'?"));
+  CHECK_THAT(UsageErrorOf({"m.onnx", "--frobnicate"}),
+             Equals("unknown option '--frobnicate' for 'ge run' (see 'ge run --help')"));
+}
+
+// `ge compile` takes its model as MODEL or, as older scripts write it, --model.
+const CommandSpec kCompileSpec{"compile",
+                               "MODEL",
+                               "Compiles a model.",
+                               {{"model", "FILE.onnx", false, "the model, when not given as MODEL"},
+                                {"output", "FILE.gem", false, "where to write it", 'o'}},
+                               "model"};
+
+TEST_CASE("the positional argument may come from its flag, but not from both") {
+  const ParsedArgs positional = ParseArgs(kCompileSpec, std::vector<const char*>{"m.onnx", "-o", "m.gem"});
+  CHECK(positional.positional() == std::vector<std::string>{"m.onnx"});
+  CHECK(positional.Value("output") == "m.gem");
+  const ParsedArgs flag = ParseArgs(kCompileSpec, std::vector<const char*>{"--model", "m.onnx", "--output=m.gem"});
+  CHECK(flag.positional() == std::vector<std::string>{"m.onnx"});
+  CHECK_FALSE(flag.Has("model"));
+  CHECK(flag.Value("output") == "m.gem");
+
+  CHECK_THROWS_WITH(ParseArgs(kCompileSpec, std::vector<const char*>{"a.onnx", "--model", "b.onnx"}),
+                    "'ge compile' got both MODEL 'a.onnx' and --model 'b.onnx'; give one of them");
+  CHECK_THROWS_WITH(ParseArgs(kCompileSpec, std::vector<const char*>{"-o", "m.gem"}),
+                    Contains("expects exactly one MODEL or --model FILE.onnx"));
+  CHECK_THROWS_AS(ParseArgs(kCompileSpec, std::vector<const char*>{"a.onnx", "b.onnx"}), UsageError);
+  CHECK(ParseArgs(kCompileSpec, std::vector<const char*>{"--help"}).Has("help"));
+}
+
 TEST_CASE("integer flags are checked when read") {
   CHECK_THROWS_WITH(Parse({"m.onnx", "--loop", "0"}).IntValue("loop", 10, 1),
                     Contains("--loop expects an integer >= 1, got '0'"));
@@ -69,6 +108,7 @@ TEST_CASE("help text lists every flag and --help") {
   CHECK_THAT(help, Contains("--input NAME=FILE (repeatable)"));
   CHECK_THAT(help, Contains("--loop N"));
   CHECK_THAT(help, Contains("--help"));
+  CHECK_THAT(HelpText(kCompileSpec), Contains("-o, --output FILE.gem"));
 }
 
 }  // namespace

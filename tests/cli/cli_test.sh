@@ -41,21 +41,25 @@ assert min(values) >= 0 and abs(sum(values) - 1.0) < 1e-5, values
 PY
 }
 
-# write_zeros_npy FILE: a float32 [1,3,32,32] .npy of zeros (version 1.0 header, padded to 64 bytes).
+# write_zeros_npy FILE [DESCR DIMS]: a .npy of zeros (version 1.0 header, padded
+# to 64 bytes), by default float32 [1,3,32,32]; e.g. write_zeros_npy f.npy '<i4' '1, 3, 16, 16'.
 write_zeros_npy() {
-  python3 - "$1" <<'PY'
-import struct, sys
-header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 32, 32), }"
+  python3 - "$1" "${2:-<f4}" "${3:-1, 3, 32, 32}" <<'PY'
+import math, struct, sys
+path, descr, dims = sys.argv[1], sys.argv[2], [int(d) for d in sys.argv[3].split(",")]
+header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s,), }" % (descr, ", ".join(map(str, dims)))
 header += " " * (64 - 10 - len(header) - 1) + "\n"
-with open(sys.argv[1], "wb") as f:
+with open(path, "wb") as f:
     f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
-    f.write(bytes(4 * 3 * 32 * 32))
+    f.write(bytes(int(descr[2:]) * math.prod(dims)))
 PY
 }
 
 case $case_name in
   help)
-    "$ge" --help | grep -q 'commands:' || fail "ge --help lists no commands"
+    "$ge" --help >help.txt
+    grep -q 'commands:' help.txt || fail "ge --help lists no commands"
+    grep -q 'ge --version' help.txt || fail "ge --help does not mention --version"
     for command in compile run info viz quantize compare; do
       "$ge" "$command" --help >help.txt || fail "ge $command --help failed"
       grep -q "^usage: ge $command" help.txt || fail "ge $command --help: no usage line"
@@ -225,6 +229,119 @@ assert all(r["requested"] == "" for n, r in modes.items() if n != "softmax"), mo
     expect_failure 2 'given twice' "$ge" compile --model "$demo" --output x.gem --precision_mode force_fp32 \
       --option ge.exec.precision_mode=force_fp32
     [[ ! -e x.gem ]] || fail "a failed compile left x.gem"
+    ;;
+  compile_short_forms)
+    # MODEL may be positional and -o is --output; the older --model/--output spelling writes the same file.
+    "$ge" compile "$demo" -o short.gem >/dev/null
+    "$ge" compile --model "$demo" --output long.gem >/dev/null
+    "$ge" compile "$demo" --output=mixed.gem --json >mixed.json
+    check_json mixed.json 'assert doc["model"].endswith("demo_cnn.onnx") and doc["output"] == "mixed.gem", doc'
+    [[ -s short.gem && -s long.gem ]] || fail "compile wrote no .gem"
+    "$ge" run short.gem --loop 1 --output-dir short >/dev/null
+    "$ge" run long.gem --loop 1 --output-dir long >/dev/null
+    cmp short/probabilities.npy long/probabilities.npy || fail "the two spellings compiled different models"
+    expect_failure 2 "both MODEL '$demo' and --model 'other.onnx'" "$ge" compile "$demo" --model other.onnx -o x.gem
+    expect_failure 2 'MODEL or --model' "$ge" compile -o x.gem
+    expect_failure 2 '\-o FILE.gem' "$ge" compile "$demo"
+    [[ ! -e x.gem ]] || fail "a usage error wrote x.gem"
+    ;;
+  version)
+    version=$(sed -n 's/^project(ge VERSION \([0-9.]*\).*/\1/p' "$repo/CMakeLists.txt")
+    [[ -n $version ]] || fail "no project version in CMakeLists.txt"
+    "$ge" --version >version.txt
+    [[ $(wc -l <version.txt) == 1 ]] || fail "--version is not one line: $(cat version.txt)"
+    grep -qx "ge $version (library $version, C ABI [0-9]*\.[0-9]*)" version.txt || fail "--version: $(cat version.txt)"
+    "$ge" -V | cmp - version.txt || fail "-V differs from --version"
+    "$ge" --version --json >version.json
+    check_json version.json "
+assert doc['ge'] == doc['library'] == '$version', doc
+major, minor = map(int, doc['c_abi'].split('.'))
+assert major >= 0 and minor >= 0, doc
+assert set(doc) == {'ge', 'library', 'c_abi'}, doc
+"
+    expect_failure 2 "unknown option '--jsn' for 'ge --version'; did you mean '--json'?" "$ge" --version --jsn
+    ;;
+  did_you_mean)
+    expect_failure 2 "unknown option '--loops' for 'ge run'; did you mean '--loop'?" "$ge" run "$demo" --loops 3
+    expect_failure 2 "unknown option '-loop' for 'ge run'; did you mean '--loop'?" "$ge" run "$demo" -loop 3
+    expect_failure 2 "did you mean '--precision_mode'?" "$ge" compile "$demo" -o x.gem --precision-mode force_fp32
+    expect_failure 2 "unknown command 'complie'; did you mean 'compile'?" "$ge" complie "$demo"
+    expect_failure 2 "unknown command '--verison'; did you mean '--version'?" "$ge" --verison
+    # Nothing is suggested when nothing is close.
+    expect_failure 2 "unknown command 'fly'; the commands are compile, run, info, viz, quantize, compare" "$ge" fly
+    ! grep -q 'did you mean' stderr.txt || fail "a far-off command got a suggestion: $(cat stderr.txt)"
+    expect_failure 1 "unknown option 'ge.exec.disableReuseMemry'; did you mean 'ge.exec.disableReuseMemory'?" \
+      "$ge" run "$demo" --option ge.exec.disableReuseMemry=1
+    # Loading a .gem takes only load-time options: a typo of one is still reported as a typo.
+    "$ge" compile "$demo" -o demo.gem >/dev/null
+    expect_failure 1 "did you mean 'ge.exec.intraOpThreads'?" "$ge" run demo.gem --option ge.exec.intraOpThread=1
+    expect_failure 1 "did you mean 'image'?" "$ge" run "$demo" --input imag=x.npy
+    ;;
+  repeated_input)
+    write_zeros_npy a.npy
+    write_zeros_npy b.npy
+    expect_failure 2 "--input 'image' is given twice (a.npy and b.npy)" \
+      "$ge" run "$demo" --input image=a.npy --input image=b.npy
+    expect_failure 2 "--input 'image' is given twice" \
+      "$ge" compare "$demo" "$demo" --input image=a.npy --input image=a.npy
+    ;;
+  input_file_errors)
+    write_zeros_npy small.npy '<f4' '1, 3, 16, 16'
+    write_zeros_npy ints.npy '<i4' '1, 3, 32, 32'
+    expect_failure 1 "input 'image' from small.npy: expected float32 \[1,3,32,32\], got float32 \[1,3,16,16\]" \
+      "$ge" run "$demo" --input image=small.npy
+    expect_failure 1 "input 'image' from ints.npy: expected float32 \[1,3,32,32\], got int32 \[1,3,32,32\]" \
+      "$ge" run "$demo" --input image=ints.npy
+    expect_failure 1 "input 'image' from small.npy" "$ge" compare "$demo" "$demo" --input image=small.npy
+    mkdir folder.npy
+    expect_failure 1 'cannot read folder.npy: Is a directory' "$ge" run "$demo" --input image=folder.npy
+    expect_failure 1 'cannot read missing.npy: No such file or directory' "$ge" run "$demo" --input image=missing.npy
+    ;;
+  unwritable_outputs)
+    # Each error is one line naming the path the user gave and the reason (the
+    # helper also rejects temporary file names and C++ exception text).
+    touch file
+    mkdir folder folder.gem folder.svg
+    expect_failure 1 'cannot write nofolder/x.svg: No such file or directory' "$ge" viz "$demo" -o nofolder/x.svg
+    expect_failure 1 'cannot write file/x.svg: Not a directory' "$ge" viz "$demo" -o file/x.svg
+    expect_failure 1 'cannot write folder.svg: Is a directory' "$ge" viz "$demo" -o folder.svg
+    expect_failure 1 'cannot write nofolder/x.dot: No such file or directory' "$ge" viz "$demo" -o nofolder/x.dot
+    expect_failure 1 'cannot write nofolder/m.svg: No such file or directory' "$ge" viz "$demo" --memory nofolder/m.svg
+    expect_failure 1 'nofolder/x.gem.*No such file or directory' "$ge" compile "$demo" -o nofolder/x.gem
+    expect_failure 1 'folder.gem.*Is a directory' "$ge" compile "$demo" -o folder.gem
+    expect_failure 1 'cannot write nofolder/r.json: No such file or directory' \
+      "$ge" compile "$demo" -o x.gem --report nofolder/r.json
+    expect_failure 1 'cannot create directory file: Not a directory' "$ge" run "$demo" --loop 1 --output-dir file
+    expect_failure 1 'cannot create directory file/out: Not a directory' \
+      "$ge" run "$demo" --loop 1 --output-dir file/out
+    expect_failure 1 'cannot write folder: Is a directory' "$ge" run "$demo" --loop 1 --profile folder
+    expect_failure 1 'cannot write nofolder/c.csv: No such file or directory' \
+      "$ge" compare "$demo" "$demo" --csv nofolder/c.csv
+    [[ -z $(find . -name '*.tmp') ]] || fail "failed writes left temporary files: $(find . -name '*.tmp')"
+    ;;
+  unreadable_model)
+    mkdir folder.onnx
+    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" run folder.onnx
+    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" compile folder.onnx -o x.gem
+    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" info folder.onnx
+    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" viz folder.onnx -o x.dot
+    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" compare "$demo" folder.onnx
+    expect_failure 1 'cannot read missing.onnx: No such file or directory' "$ge" compile missing.onnx -o x.gem
+    ;;
+  docs_match_help)
+    # docs/cli.md shows each command's --help verbatim, so the page cannot drift from the tool.
+    for command in compile run info viz quantize compare --version; do
+      "$ge" "$command" --help >"help_$command.txt"
+    done
+    "$ge" --help >help_tool.txt
+    python3 - "$repo/docs/cli.md" help_*.txt <<'PY' || fail "docs/cli.md does not show the --help text above"
+import sys
+doc = open(sys.argv[1]).read()
+missing = [path for path in sys.argv[2:] if open(path).read() not in doc]
+for path in missing:
+    print(f"docs/cli.md lacks the text of {path}:\n{open(path).read()}", file=sys.stderr)
+sys.exit(1 if missing else 0)
+PY
     ;;
   demo_model_reproducible)
     "$make_demo_model" regenerated.onnx

@@ -55,7 +55,8 @@ assert doc["output_bytes"] > 0 and doc["fallback"] == []
     ;;
   quantize_human)
     write_calibration calib 1
-    "$ge" quantize --model "$demo" --calib-data calib --output q.gem >quantize.txt
+    # MODEL positional and -o, the short spelling of --model/--output (which quantize_json uses).
+    "$ge" quantize "$demo" --calib-data calib -o q.gem >quantize.txt
     grep -q 'decision' quantize.txt || fail "no table header: $(cat quantize.txt)"
     grep -q 'output cosine 0\.99' quantize.txt || fail "no output cosine summary: $(cat quantize.txt)"
     ;;
@@ -70,7 +71,12 @@ assert doc["output_bytes"] > 0 and doc["fallback"] == []
       --output q.gem
     expect_failure 2 'target-cosine' "$ge" quantize --model "$demo" --calib-data calib --output q.gem \
       --target-cosine 2
+    expect_failure 2 "both MODEL '$demo' and --model 'other.onnx'" "$ge" quantize "$demo" --model other.onnx \
+      --calib-data calib -o q.gem
     [[ ! -e q.gem ]] || fail "a failed quantize left q.gem behind"
+    touch file
+    expect_failure 1 'cannot create directory file/report: Not a directory' "$ge" quantize "$demo" \
+      --calib-data calib -o q.gem --report-dir file/report
     ;;
   *)
     fail "unknown case"

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "graph/closest_name.h"
 
 namespace ge::cli {
 namespace {
@@ -21,6 +24,37 @@ std::string Expand(const CommandSpec& spec, const std::string& arg) {
   if (arg.size() != 2 || arg[0] != '-' || arg[1] == '-') return arg;
   auto it = std::find_if(spec.flags.begin(), spec.flags.end(), [&](const FlagSpec& f) { return f.short_name == arg[1]; });
   return it == spec.flags.end() ? arg : "--" + it->name;
+}
+
+// `typed` is the flag as given ("--loops", "-loop"); the suggestion compares
+// its name without dashes with every flag of the command.
+[[noreturn]] void UnknownFlag(const CommandSpec& spec, const std::string& typed) {
+  std::vector<std::string> names = {kHelpFlag.name};
+  for (const FlagSpec& flag : spec.flags) names.push_back(flag.name);
+  std::string bare = typed.substr(0, typed.find('='));
+  bare.erase(0, bare.find_first_not_of('-'));
+  const std::optional<std::string> closest = ClosestName(bare, names);
+  throw UsageError(closest ? fmt::format("unknown option '{}' for 'ge {}'; did you mean '--{}'?", typed, spec.name,
+                                         *closest)
+                           : fmt::format("unknown option '{}' for 'ge {}' (see 'ge {} --help')", typed, spec.name,
+                                         spec.name));
+}
+
+size_t ExpectedPositionals(const CommandSpec& spec) {
+  // One per word of spec.positional ("MODEL", "REFERENCE MODEL").
+  return spec.positional.empty() ? 0 : 1 + static_cast<size_t>(std::ranges::count(spec.positional, ' '));
+}
+
+std::string WrongPositionals(const CommandSpec& spec, const std::vector<std::string>& given) {
+  const size_t expected = ExpectedPositionals(spec);
+  if (expected == 0) {
+    return fmt::format("'ge {}' takes no positional argument, got '{}'", spec.name, given.front());
+  }
+  const FlagSpec* alternative = spec.positional_flag.empty() ? nullptr : FindFlag(spec, spec.positional_flag);
+  return fmt::format("'ge {}' expects exactly {}{}{} (see 'ge {} --help')", spec.name, expected == 1 ? "one " : "",
+                     spec.positional,
+                     alternative ? fmt::format(" or --{} {}", alternative->name, alternative->value_name) : "",
+                     spec.name);
 }
 
 }  // namespace
@@ -51,18 +85,14 @@ ParsedArgs ParseArgs(const CommandSpec& spec, std::span<const char* const> args)
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string arg = Expand(spec, args[i]);
     if (arg.size() < 2 || arg.rfind("--", 0) != 0 || arg == "--") {
-      if (arg.size() > 1 && arg[0] == '-') {
-        throw UsageError(fmt::format("unknown option '{}' for 'ge {}' (see 'ge {} --help')", arg, spec.name, spec.name));
-      }
+      if (arg.size() > 1 && arg[0] == '-') UnknownFlag(spec, arg);
       parsed.positional_.push_back(arg);
       continue;
     }
     const size_t equals = arg.find('=');
     const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
     const FlagSpec* flag = FindFlag(spec, name);
-    if (flag == nullptr) {
-      throw UsageError(fmt::format("unknown option '--{}' for 'ge {}' (see 'ge {} --help')", name, spec.name, spec.name));
-    }
+    if (flag == nullptr) UnknownFlag(spec, "--" + name);
     std::string value;
     if (flag->value_name.empty()) {
       if (equals != std::string::npos) throw UsageError(fmt::format("--{} takes no value", name));
@@ -78,15 +108,16 @@ ParsedArgs ParseArgs(const CommandSpec& spec, std::span<const char* const> args)
     slot.push_back(std::move(value));
   }
   if (parsed.Has(kHelpFlag.name)) return parsed;
-  // One positional argument per word of spec.positional ("MODEL", "REFERENCE MODEL").
-  const size_t expected =
-      spec.positional.empty() ? 0 : 1 + static_cast<size_t>(std::ranges::count(spec.positional, ' '));
-  if (parsed.positional_.size() != expected) {
-    throw UsageError(expected == 0
-                         ? fmt::format("'ge {}' takes no positional argument, got '{}'", spec.name,
-                                       parsed.positional_.front())
-                         : fmt::format("'ge {}' expects exactly {}{} (see 'ge {} --help')", spec.name,
-                                       expected == 1 ? "one " : "", spec.positional, spec.name));
+  if (!spec.positional_flag.empty() && parsed.Has(spec.positional_flag)) {
+    const std::string value = parsed.values_.extract(spec.positional_flag).mapped().front();
+    if (!parsed.positional_.empty()) {
+      throw UsageError(fmt::format("'ge {}' got both {} '{}' and --{} '{}'; give one of them", spec.name,
+                                   spec.positional, parsed.positional_.front(), spec.positional_flag, value));
+    }
+    parsed.positional_.push_back(value);
+  }
+  if (parsed.positional_.size() != ExpectedPositionals(spec)) {
+    throw UsageError(WrongPositionals(spec, parsed.positional_));
   }
   return parsed;
 }

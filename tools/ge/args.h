@@ -33,6 +33,9 @@ struct CommandSpec {
   std::string positional;  // "MODEL", or empty when the command takes none
   std::string summary;     // one line, shown in `ge --help` and atop `ge <command> --help`
   std::vector<FlagSpec> flags;
+  // A flag that may give the single positional argument instead ("model" for
+  // `ge compile --model m.onnx`, the spelling older scripts use); empty for none.
+  std::string positional_flag = {};
 };
 
 class ParsedArgs {
@@ -54,7 +57,9 @@ class ParsedArgs {
 
 // Parses the arguments that follow the command name. Accepts "--flag value" and
 // "--flag=value". Every command also understands --help (check Has("help")).
-// Throws UsageError for unknown flags, missing values and repeated single flags.
+// The value of spec.positional_flag, when given, becomes the positional argument.
+// Throws UsageError for unknown flags (suggesting the closest one), missing
+// values, repeated single flags and a wrong number of positional arguments.
 ParsedArgs ParseArgs(const CommandSpec& spec, std::span<const char* const> args);
 
 std::string HelpText(const CommandSpec& spec);

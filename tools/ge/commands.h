@@ -18,5 +18,7 @@ const Command& InfoCommand();
 const Command& VizCommand();
 const Command& QuantizeCommand();
 const Command& CompareCommand();
+// `ge --version` (also -V): not listed among the commands, but parsed like one.
+const Command& VersionCommand();
 
 }  // namespace ge::cli

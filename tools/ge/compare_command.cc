@@ -160,8 +160,7 @@ void PrintHuman(const ModelComparison& comparison, const std::string& csv_path) 
 int Compare(const ParsedArgs& args) {
   const std::string reference_path = args.positional()[0];
   const std::string model_path = args.positional()[1];
-  std::map<std::string, std::string> input_files;
-  for (const std::string& text : args.Values("input")) input_files.insert(SplitKeyValue(text, "input"));
+  const std::map<std::string, std::string> input_files = InputFiles(args.Values("input"));
   CompareOptions options;
   options.compile_options = CollectOptions(args);
   options.cosine_threshold = ParseThreshold(args);

@@ -1,11 +1,11 @@
-// ge compile --model m.onnx --output m.gem: compiles an ONNX model into a .gem file.
+// ge compile MODEL -o m.gem: compiles an ONNX model into a .gem file.
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "file_checks.h"
 #include "file_writer.h"
 #include "ge/impl_mode_report.h"
 #include "ge/error.h"
@@ -32,15 +32,12 @@ void WriteReport(const std::string& path, const std::string& model_path, const s
 }
 
 int Compile(const ParsedArgs& args) {
-  if (!args.Has("model") || !args.Has("output")) {
-    throw UsageError("'ge compile' needs --model FILE.onnx and --output FILE.gem (see 'ge compile --help')");
-  }
-  const std::string model_path = args.Value("model");
+  if (!args.Has("output")) throw UsageError("'ge compile' needs -o FILE.gem (see 'ge compile --help')");
+  const std::string model_path = args.positional().front();
   const std::string output_path = args.Value("output");
   if (DetectModelFormat(model_path) != ModelFormat::kOnnx) {
     throw Error(ErrorCode::kInvalidArgument,
-                fmt::format("--model '{}' is already a compiled .gem model; 'ge compile' takes an ONNX model",
-                            model_path));
+                fmt::format("'{}' is already a compiled .gem model; 'ge compile' takes an ONNX model", model_path));
   }
 
   Progress progress;
@@ -49,7 +46,7 @@ int Compile(const ParsedArgs& args) {
   loaded.model->Save(output_path);
   const double save_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - save_start).count();
-  const auto file_bytes = static_cast<size_t>(std::filesystem::file_size(output_path));
+  const size_t file_bytes = FileSize(output_path);
 
   if (args.Has("report")) WriteReport(args.Value("report"), model_path, output_path, *loaded.model);
 
@@ -76,8 +73,8 @@ int Compile(const ParsedArgs& args) {
 // The flags: the general ones, then ATC's precision flags.
 std::vector<FlagSpec> CompileFlags() {
   std::vector<FlagSpec> flags = {
-      {"model", "FILE.onnx", false, "the ONNX model to compile (required)"},
-      {"output", "FILE.gem", false, "where to write the compiled model (required)"},
+      {"model", "FILE.onnx", false, "the ONNX model to compile, when not given as MODEL"},
+      {"output", "FILE.gem", false, "where to write the compiled model (required)", 'o'},
       kThreadsFlag,
       kOptionFlag,
       {"json", "", false, "print one JSON object instead of the summary"},
@@ -90,9 +87,9 @@ std::vector<FlagSpec> CompileFlags() {
 
 const Command& CompileCommand() {
   static const Command command{
-      {"compile", "",
+      {"compile", "MODEL",
        "Compiles an ONNX model into a .gem file that 'ge run' and CompiledModel::Load load without recompiling.",
-       CompileFlags()},
+       CompileFlags(), "model"},
       &Compile};
   return command;
 }

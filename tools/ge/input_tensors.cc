@@ -1,12 +1,16 @@
 #include "input_tensors.h"
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <type_traits>
 
 #include <fmt/format.h>
 
+#include "args.h"
+#include "file_checks.h"
 #include "ge/error.h"
+#include "graph/closest_name.h"
 #include "graph/npy.h"
 #include "tensor_values.h"
 
@@ -45,29 +49,69 @@ Tensor RandomTensor(const TensorInfo& info, std::mt19937& engine) {
   return tensor;
 }
 
-std::string InputNames(const std::vector<TensorInfo>& inputs) {
-  std::string names;
-  for (const TensorInfo& info : inputs) names += (names.empty() ? "'" : ", '") + info.name + "'";
-  return names.empty() ? "none" : names;
+// Whether data of `actual` shape can feed an input declared as `declared`,
+// whose unknown dims (or unknown rank) accept any size.
+bool ShapeFits(const Shape& declared, const Shape& actual) {
+  if (declared.unknown_rank()) return true;
+  if (declared.rank() != actual.rank()) return false;
+  for (size_t i = 0; i < declared.rank(); ++i) {
+    if (declared.dim(i) != Shape::kUnknownDim && declared.dim(i) != actual.dim(i)) return false;
+  }
+  return true;
+}
+
+// Checked here rather than left to the run, whose error could not name the file.
+Tensor ReadInputFile(const TensorInfo& info, const std::string& path) {
+  CheckReadableFile(path);
+  Tensor tensor = ReadNpy(path);
+  if (tensor.dtype() != info.dtype || !ShapeFits(info.shape, tensor.shape())) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("input '{}' from {}: expected {} {}, got {} {}", info.name, path, DataTypeName(info.dtype),
+                            info.shape.ToString(), DataTypeName(tensor.dtype()), tensor.shape().ToString()));
+  }
+  return tensor;
+}
+
+// --input names something the model lacks: suggest the closest input, then list them all.
+[[noreturn]] void UnknownInput(const std::string& name, const std::vector<TensorInfo>& inputs) {
+  std::vector<std::string> names;
+  std::string listed;
+  for (const TensorInfo& info : inputs) {
+    names.push_back(info.name);
+    listed += (listed.empty() ? "'" : ", '") + info.name + "'";
+  }
+  const std::optional<std::string> closest = ClosestName(name, names);
+  throw Error(ErrorCode::kNotFound,
+              fmt::format("--input names '{}', which is not an input of the model; {}its inputs are {}", name,
+                          closest ? fmt::format("did you mean '{}'? ", *closest) : "",
+                          listed.empty() ? "none" : listed));
 }
 
 }  // namespace
+
+std::map<std::string, std::string> InputFiles(const std::vector<std::string>& values) {
+  std::map<std::string, std::string> files;
+  for (const std::string& text : values) {
+    auto [name, path] = SplitKeyValue(text, "input");
+    auto [previous, added] = files.emplace(name, path);
+    if (!added) {
+      throw UsageError(fmt::format("--input '{}' is given twice ({} and {})", name, previous->second, path));
+    }
+  }
+  return files;
+}
 
 std::vector<Tensor> MakeInputs(const std::vector<TensorInfo>& inputs, const std::map<std::string, std::string>& files,
                                uint32_t seed) {
   for (const auto& [name, path] : files) {
     const bool known = std::any_of(inputs.begin(), inputs.end(), [&](const TensorInfo& i) { return i.name == name; });
-    if (!known) {
-      throw Error(ErrorCode::kNotFound,
-                  fmt::format("--input names '{}', which is not an input of the model; its inputs are {}", name,
-                              InputNames(inputs)));
-    }
+    if (!known) UnknownInput(name, inputs);
   }
   std::mt19937 engine(seed);
   std::vector<Tensor> tensors;
   for (const TensorInfo& info : inputs) {
     auto file = files.find(info.name);
-    tensors.push_back(file != files.end() ? ReadNpy(file->second) : RandomTensor(info, engine));
+    tensors.push_back(file != files.end() ? ReadInputFile(info, file->second) : RandomTensor(info, engine));
   }
   return tensors;
 }

@@ -1,6 +1,7 @@
 // `ge`: compile, run and inspect models from the command line (docs/cli.md).
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 
 #include "commands.h"
 #include "ge/error.h"
+#include "graph/closest_name.h"
 
 namespace {
 
@@ -23,18 +25,24 @@ const Command* const kCommands[] = {&ge::cli::CompileCommand(), &ge::cli::RunCom
                                     &ge::cli::CompareCommand()};
 
 std::string ToolHelp() {
-  std::string text = "usage: ge <command> [options]\n\ncommands:\n";
+  std::string text = "usage: ge <command> [options]\n       ge --version [--json]\n\ncommands:\n";
   for (const Command* command : kCommands) text += fmt::format("  {:<10} {}\n", command->spec.name, command->spec.summary);
   text += "\n'ge <command> --help' describes a command's options.\n";
   return text;
 }
 
 const Command& FindCommand(const std::string& name) {
+  if (name == "--version" || name == "-V") return ge::cli::VersionCommand();
+  std::vector<std::string> names;
   for (const Command* command : kCommands) {
     if (command->spec.name == name) return *command;
+    names.push_back(command->spec.name);
   }
-  std::vector<std::string> names;
-  for (const Command* command : kCommands) names.push_back(command->spec.name);
+  std::vector<std::string> spellings = names;
+  spellings.insert(spellings.end(), {"--help", "--version"});
+  if (const std::optional<std::string> closest = ge::ClosestName(name, spellings)) {
+    throw ge::cli::UsageError(fmt::format("unknown command '{}'; did you mean '{}'?", name, *closest));
+  }
   throw ge::cli::UsageError(fmt::format("unknown command '{}'; the commands are {}", name, fmt::join(names, ", ")));
 }
 

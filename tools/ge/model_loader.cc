@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "file_checks.h"
 #include "ge/onnx_importer.h"
 #include "gem_header.h"
 
@@ -20,10 +21,7 @@ constexpr unsigned char kOnnxFirstByte = 0x08;
 }  // namespace
 
 ModelFormat DetectModelFormat(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw Error(ErrorCode::kNotFound, fmt::format("model file '{}' does not exist or is not a file", path));
-  }
+  CheckReadableFile(path);
   char head[8] = {};
   std::ifstream in(path, std::ios::binary);
   in.read(head, sizeof(head));

@@ -12,7 +12,7 @@ namespace ge::cli {
 enum class ModelFormat { kOnnx, kGem };
 
 // Decides by the file's first bytes, then by its extension. Throws ge::Error:
-// kNotFound for a missing file, kInvalidArgument when neither tells.
+// as CheckReadableFile for a file it cannot read, kInvalidArgument when neither tells.
 ModelFormat DetectModelFormat(const std::string& path);
 
 struct LoadedModel {

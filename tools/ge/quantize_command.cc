@@ -1,4 +1,4 @@
-// ge quantize --model m.onnx --config cfg.txt --calib-data DIR --output q.gem:
+// ge quantize MODEL --calib-data DIR -o q.gem [--config cfg.txt]:
 // post-training quantization (docs/quantization.md).
 #include <chrono>
 #include <cmath>
@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "file_checks.h"
 #include "file_writer.h"
 #include "ge/error.h"
 #include "ge/onnx_importer.h"
@@ -25,7 +26,7 @@ std::string FormatCosine(double cosine) { return std::isnan(cosine) ? "-" : fmt:
 
 // --report-dir: the files that replay the result through ATC-style options.
 void WriteReplayFiles(const std::string& dir, const QuantizeResult& result) {
-  std::filesystem::create_directories(dir);
+  CreateOutputDirectory(dir);
   const std::filesystem::path base(dir);
   WriteFileAtomically((base / "quant_config.txt").string(), result.final_config);
   WriteFileAtomically((base / "record.txt").string(), result.record);
@@ -105,17 +106,15 @@ double ParseCosine(const ParsedArgs& args, const std::string& flag, double fallb
 }
 
 int Quantize(const ParsedArgs& args) {
-  if (!args.Has("model") || !args.Has("output")) {
-    throw UsageError("'ge quantize' needs --model FILE.onnx and --output FILE.gem (see 'ge quantize --help')");
-  }
+  if (!args.Has("output")) throw UsageError("'ge quantize' needs -o FILE.gem (see 'ge quantize --help')");
   if (!args.Has("calib-data") && !args.Has("from-record")) {
     throw UsageError("'ge quantize' needs --calib-data DIR|LIST, or --from-record FILE to reuse earlier factors");
   }
-  const std::string model_path = args.Value("model");
+  const std::string model_path = args.positional().front();
   const std::string output_path = args.Value("output");
   if (DetectModelFormat(model_path) != ModelFormat::kOnnx) {
     throw Error(ErrorCode::kInvalidArgument,
-                fmt::format("--model '{}' is a compiled .gem model; 'ge quantize' takes the float ONNX model",
+                fmt::format("'{}' is a compiled .gem model; 'ge quantize' takes the float ONNX model",
                             model_path));
   }
   const auto start = std::chrono::steady_clock::now();
@@ -146,7 +145,7 @@ int Quantize(const ParsedArgs& args) {
   progress.Clear();
   if (args.Has("report-dir")) WriteReplayFiles(args.Value("report-dir"), result);
 
-  const auto output_bytes = static_cast<size_t>(std::filesystem::file_size(output_path));
+  const size_t output_bytes = FileSize(output_path);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (args.Has("json")) {
     PrintJson(model_path, output_path, output_bytes, result, seconds, options.target_output_cosine);
@@ -162,8 +161,8 @@ int Quantize(const ParsedArgs& args) {
 }
 
 std::vector<FlagSpec> QuantizeFlags() {
-  return {{"model", "FILE.onnx", false, "the float ONNX model (required)"},
-          {"output", "FILE.gem", false, "where to write the quantized, compiled model (required)"},
+  return {{"model", "FILE.onnx", false, "the float ONNX model, when not given as MODEL"},
+          {"output", "FILE.gem", false, "where to write the quantized, compiled model (required)", 'o'},
           {"config", "FILE", false, "AMCT simple config (protobuf text); default: INT8, IFMR, channel-wise ARQ"},
           {"calib-data", "DIR|LIST", false,
            "calibration batches: a folder of .npy files, or a text file listing one batch per line"},
@@ -184,9 +183,9 @@ std::vector<FlagSpec> QuantizeFlags() {
 
 const Command& QuantizeCommand() {
   static const Command command{
-      {"quantize", "",
+      {"quantize", "MODEL",
        "Quantizes a float ONNX model to INT8/INT16 (AMCT-style calibration) and writes a compiled .gem.",
-       QuantizeFlags()},
+       QuantizeFlags(), "model"},
       &Quantize};
   return command;
 }

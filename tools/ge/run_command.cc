@@ -88,7 +88,7 @@ void WriteProfile(const CompiledModel& model, const std::vector<Tensor>& inputs,
 // Writes each output as DIR/<sanitized name>.npy; returns the paths in output order.
 std::vector<std::string> WriteOutputs(const std::string& dir, const std::vector<TensorInfo>& infos,
                                       const std::vector<Tensor>& outputs) {
-  std::filesystem::create_directories(dir);
+  CreateOutputDirectory(dir);
   std::vector<std::string> files;
   for (size_t i = 0; i < outputs.size(); ++i) {
     files.push_back((std::filesystem::path(dir) / OutputFileName(infos[i].name)).string());
@@ -153,8 +153,7 @@ int Run(const ParsedArgs& args) {
   const std::string path = args.positional().front();
   const int64_t loop = args.IntValue("loop", 10, 1);
   const int64_t warmup = args.IntValue("warmup", 1, 0);
-  std::map<std::string, std::string> input_files;
-  for (const std::string& text : args.Values("input")) input_files.insert(SplitKeyValue(text, "input"));
+  const std::map<std::string, std::string> input_files = InputFiles(args.Values("input"));
   Options options = CollectOptions(args);
   // A run never saves the model, so its weights need not stay next to the
   // copies the kernels packed (unless the user says otherwise).

@@ -1,22 +1,16 @@
 // ge viz MODEL -o graph.svg [--memory mem.svg]: draws the compiled graph
 // (Graphviz's `dot` renders it; a .dot output needs no Graphviz) with nodes
 // coloured by stream, and the memory plan as offset over schedule step.
-#include <sys/wait.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "commands.h"
 #include "file_writer.h"
-#include "ge/error.h"
 #include "ge/plan_summary.h"
 #include "graph_dot.h"
+#include "graphviz.h"
 #include "json_writer.h"
 #include "memory_svg.h"
 #include "model_loader.h"
@@ -26,43 +20,17 @@
 namespace ge::cli {
 namespace {
 
-std::string ShellQuote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-// Renders DOT to `path` in the format its extension names (.svg, .png, .pdf)
-// with Graphviz's dot, through a temporary file renamed at the end.
-void RenderWithDot(const std::string& dot, const std::string& path, const std::string& format) {
-  const std::string dot_file = path + ".dot.tmp";
-  const std::string rendered = path + ".tmp";
-  WriteFileAtomically(dot_file, dot);
-  const std::string command = fmt::format("dot -T{} -o {} {} 2>&1", format, ShellQuote(rendered), ShellQuote(dot_file));
-  const int status = std::system(command.c_str());
-  std::remove(dot_file.c_str());
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::remove(rendered.c_str());
-    const bool missing = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127;
-    throw Error(missing ? ErrorCode::kNotFound : ErrorCode::kIoError,
-                missing ? fmt::format("{}: Graphviz's 'dot' is not installed (apt-get install graphviz); -o FILE.dot "
-                                      "writes the graph without it",
-                                      path)
-                        : fmt::format("{}: 'dot -T{}' failed", path, format));
-  }
-  std::error_code error;
-  std::filesystem::rename(rendered, path, error);
-  if (error) throw Error(ErrorCode::kIoError, fmt::format("{}: cannot write: {}", path, error.message()));
-}
-
-void WriteGraphPicture(const std::string& dot, const std::string& path) {
+// -o FILE: by its extension, the DOT text itself ("") or a picture dot renders.
+std::string PictureFormat(const std::string& path) {
   const std::string extension = std::filesystem::path(path).extension().string();
-  if (extension == ".dot" || extension == ".gv") {
-    WriteFileAtomically(path, dot);
-  } else if (extension == ".svg" || extension == ".png" || extension == ".pdf") {
-    RenderWithDot(dot, path, extension.substr(1));
-  } else {
-    throw UsageError(fmt::format("-o {}: the extension must be .svg, .png, .pdf or .dot", path));
+  if (extension == ".dot" || extension == ".gv") return "";
+  if (extension == ".svg" || extension == ".png" || extension == ".pdf") return extension.substr(1);
+  throw UsageError(fmt::format("-o {}: the extension must be .svg, .png, .pdf or .dot", path));
+}
+
+void CheckMemoryPictureName(const std::string& path) {
+  if (std::filesystem::path(path).extension() != ".svg") {
+    throw UsageError(fmt::format("--memory {}: the memory plan is drawn as .svg", path));
   }
 }
 
@@ -70,17 +38,18 @@ int Viz(const ParsedArgs& args) {
   if (!args.Has("output") && !args.Has("memory")) {
     throw UsageError("'ge viz' needs -o FILE.svg and/or --memory FILE.svg (see 'ge viz --help')");
   }
+  // Usage errors before the compile, which can take a while.
+  const std::string format = args.Has("output") ? PictureFormat(args.Value("output")) : "";
+  if (args.Has("memory")) CheckMemoryPictureName(args.Value("memory"));
   const std::string path = args.positional().front();
   Progress progress;
   const LoadedModel loaded = LoadModel(path, CollectOptions(args), progress);
   const PlanSummary plan = SummarizePlan(*loaded.model);
-  if (args.Has("output")) WriteGraphPicture(GraphToDot(loaded.model->graph(), plan), args.Value("output"));
-  if (args.Has("memory")) {
-    if (std::filesystem::path(args.Value("memory")).extension() != ".svg") {
-      throw UsageError(fmt::format("--memory {}: the memory plan is drawn as .svg", args.Value("memory")));
-    }
-    WriteFileAtomically(args.Value("memory"), MemoryPlanSvg(plan, path));
+  if (args.Has("output")) {
+    const std::string dot = GraphToDot(loaded.model->graph(), plan);
+    WriteFileAtomically(args.Value("output"), format.empty() ? dot : RenderDot(dot, format));
   }
+  if (args.Has("memory")) WriteFileAtomically(args.Value("memory"), MemoryPlanSvg(plan, path));
 
   if (args.Has("json")) {
     JsonWriter json;
