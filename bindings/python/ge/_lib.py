@@ -1,30 +1,16 @@
 """Loads libge_c.so and declares the C functions of include/ge_c/ge_c.h."""
 import ctypes
-import os
+import functools
 from ctypes import POINTER, c_char_p, c_float, c_int, c_int32, c_int64, c_size_t, c_uint32, c_void_p
 
+from ge import _find_library
 from ge.errors import error_for
 
 # The ABI major this package is written for (GE_C_ABI_MAJOR) and the least minor it needs.
 ABI_MAJOR = 0
 ABI_MINOR = 2
 
-
-def _load():
-    path = os.environ.get("GE_C_LIBRARY")
-    if path:
-        return ctypes.CDLL(path)
-    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libge_c.so.0")
-    if os.path.exists(bundled):
-        return ctypes.CDLL(bundled)
-    try:
-        return ctypes.CDLL(f"libge_c.so.{ABI_MAJOR}")
-    except OSError as e:
-        raise ImportError("ge: libge_c.so not found; set GE_C_LIBRARY to its path "
-                          "(e.g. build/default/lib/c_api/libge_c.so)") from e
-
-
-lib = _load()
+lib = _find_library.load(f"libge_c.so.{ABI_MAJOR}")
 
 handle = c_void_p
 strings = POINTER(c_char_p)
@@ -98,10 +84,23 @@ _PROTOTYPES = {
     "ge_plugin_load": (c_int, [c_char_p]),
 }
 
+# Calls that are quick and never wait keep the GIL (ctypes.PyDLL functions):
+# cheaper than dropping and retaking it on every tensor of a run, and a run
+# thread that releases tensors in a callback never needs to retake the GIL,
+# which Python answers with pthread_exit (aborting ge's C++ thread) once the
+# interpreter is finalizing. Compiling, loading, running and releasing a model
+# (which waits for its runs) drop the GIL as usual.
+_DROP_GIL = {"ge_onnx_import_file", "ge_onnx_import_memory", "ge_compile", "ge_model_release", "ge_model_save",
+             "ge_model_load", "ge_model_load_memory", "ge_model_run", "ge_model_run_async", "ge_session_create",
+             "ge_session_release", "ge_session_add_graph", "ge_session_compile_graph", "ge_session_run_graph",
+             "ge_plugin_load", "ge_tensor_create"}
+_keeping_gil = ctypes.PyDLL(lib._name, handle=lib._handle)
+
 for _name, (_result, _arguments) in _PROTOTYPES.items():
-    _function = getattr(lib, _name)
+    _function = getattr(lib if _name in _DROP_GIL else _keeping_gil, _name)
     _function.restype = _result
     _function.argtypes = _arguments
+    setattr(lib, _name, _function)
 
 
 def as_handle(pointer):
@@ -132,15 +131,14 @@ if abi_version()[0] != ABI_MAJOR or abi_version()[1] < ABI_MINOR:
                       f"{ABI_MAJOR}.{ABI_MINOR} or a later minor")
 
 
-def options(mapping):
-    """(keys, values, count) C arrays for a dict of `ge.*` options."""
-    mapping = mapping or {}
-    keys = (c_char_p * max(len(mapping), 1))(*[str(k).encode() for k in mapping])
-    values = (c_char_p * max(len(mapping), 1))(*[str(v).encode() for v in mapping.values()])
-    return keys, values, len(mapping)
-
-
 def dims(shape):
-    """(int64 array, rank) for a shape."""
-    shape = [int(d) for d in shape]
+    """(int64 array, rank) for a shape of ints (a list, numpy ints...)."""
+    return shape_array(tuple(int(d) for d in shape))
+
+
+@functools.lru_cache(maxsize=256)
+def shape_array(shape):
+    """(int64 array, rank) for a tuple of Python ints. Cached, as every run
+    passes its shapes: the arrays are shared, which is safe because the C side
+    only reads them."""
     return (c_int64 * max(len(shape), 1))(*shape), len(shape)
