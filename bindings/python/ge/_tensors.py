@@ -1,9 +1,10 @@
 """numpy arrays to and from ge_tensor handles, without copies where the layout allows."""
+import collections.abc
 import ctypes
 
 import numpy as np
 
-from ge._lib import as_handle, check, dims, handle, lib
+from ge._lib import as_handle, check, handle, lib, shape_array
 
 # ge_dtype value by numpy dtype (include/ge_c/ge_c.h); bfloat16 has no numpy type.
 _GE_DTYPE = {
@@ -13,12 +14,15 @@ _GE_DTYPE = {
 }
 _NP_DTYPE = {value: key for key, value in _GE_DTYPE.items()}
 
+# The data of an empty array's tensor: ge_tensor_wrap refuses NULL; no byte of it is read.
+_EMPTY = ctypes.c_char()
+
 
 def ge_dtype(dtype):
     """The ge_dtype value of a numpy dtype (or anything np.dtype() accepts)."""
     dtype = np.dtype(dtype)
     if dtype not in _GE_DTYPE:
-        raise TypeError(f"ge: no ge dtype for numpy dtype {dtype}")
+        raise TypeError(f"ge: numpy dtype {dtype} has no ge dtype; ge takes {', '.join(map(str, _GE_DTYPE))}")
     return _GE_DTYPE[dtype]
 
 
@@ -29,26 +33,43 @@ def np_dtype(value):
     return _NP_DTYPE[value]
 
 
+def np_dtype_or_none(value):
+    """The numpy dtype of a ge_dtype value; None for one numpy lacks (bfloat16)."""
+    return _NP_DTYPE.get(value)
+
+
 class Borrowed:
     """A ge_tensor over a numpy array's memory; keeps the array alive with it."""
 
     def __init__(self, array, writable=False):
+        self.handle = handle()  # first: __del__ releases it even when wrapping fails
         array = np.asarray(array)
         if writable and not (array.flags.c_contiguous and array.flags.writeable):
             raise ValueError("ge: an output array must be C-contiguous and writable")
-        self.array = np.ascontiguousarray(array)  # no copy when already contiguous
-        shape, rank = dims(self.array.shape)
-        self.handle = handle()
-        data = self.array.ctypes.data if self.array.nbytes > 0 else ctypes.addressof(ctypes.c_char())
-        check(lib.ge_tensor_wrap(ge_dtype(self.array.dtype), shape, rank, data, ctypes.byref(self.handle)))
+        if not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array)
+        self.array = array
+        shape, rank = shape_array(array.shape)
+        data = array.ctypes.data if array.nbytes > 0 else ctypes.addressof(_EMPTY)
+        check(lib.ge_tensor_wrap(ge_dtype(array.dtype), shape, rank, data, ctypes.byref(self.handle)))
 
     def __del__(self):
         lib.ge_tensor_release(self.handle)
 
 
 def borrow_all(arrays):
-    """Borrowed tensors for arrays and the C array of their handles."""
-    borrowed = [Borrowed(a) for a in arrays]
+    """Borrowed tensors for a run's input arrays and the C array of their handles."""
+    if not isinstance(arrays, (list, tuple)):
+        raise TypeError(f"ge: the inputs of a run are a list of arrays in the order of the model's inputs, got "
+                        f"{type(arrays).__name__}" + (
+                            "; for a dict {input name: array} use ge.InferenceSession(path).run(None, input_feed)"
+                            if isinstance(arrays, collections.abc.Mapping) else "; write [array]"))
+    borrowed = []
+    for i, array in enumerate(arrays):
+        try:
+            borrowed.append(Borrowed(array))
+        except TypeError as e:
+            raise TypeError(f"ge: input #{i}: {str(e).removeprefix('ge: ')}") from None
     handles = (handle * max(len(borrowed), 1))(*[b.handle for b in borrowed])
     return borrowed, handles
 
@@ -68,9 +89,7 @@ def adopt(tensor):
     tensor = as_handle(tensor)
     try:
         dtype = np_dtype(lib.ge_tensor_dtype(tensor))
-        rank = lib.ge_tensor_rank(tensor)
-        dims_pointer = lib.ge_tensor_dims(tensor)
-        shape = tuple(dims_pointer[i] for i in range(rank))
+        shape = tuple(lib.ge_tensor_dims(tensor)[:lib.ge_tensor_rank(tensor)])
         nbytes = lib.ge_tensor_nbytes(tensor)
     except BaseException:
         lib.ge_tensor_release(tensor)
@@ -80,7 +99,7 @@ def adopt(tensor):
         return np.empty(shape, dtype)
     buffer = (ctypes.c_uint8 * nbytes).from_address(lib.ge_tensor_data(tensor))
     buffer._owner = _Owner(tensor)
-    return np.frombuffer(buffer, dtype).reshape(shape)
+    return np.ndarray(shape, dtype, buffer)
 
 
 def run_outputs(count, outputs):

@@ -5,9 +5,13 @@ import os
 import threading
 
 from ge import _tensors
-from ge import _lib
+from ge import _options
 from ge._lib import RUN_CALLBACK, MemorySummary, TensorInfo, as_handle, check, handle, lib
 from ge.errors import error_for
+from ge.graph import Graph, load_onnx
+
+_INFO_FUNCTIONS = {"inputs": (lib.ge_model_input_count, lib.ge_model_input_info),
+                   "outputs": (lib.ge_model_output_count, lib.ge_model_output_info)}
 
 
 class Model:
@@ -15,28 +19,32 @@ class Model:
 
     def __init__(self, pointer):
         self._handle = as_handle(pointer)
+        self._output_count = lib.ge_model_output_count(self._handle)  # a model never changes
 
     def __del__(self):
         if hasattr(self, "_handle"):
             lib.ge_model_release(self._handle)  # waits for queued asynchronous runs
 
-    def _infos(self, count_function, info_function):
+    def tensor_infos(self, kind):
+        """[(name, ge_dtype value, shape)] of the "inputs" or "outputs", -1 for
+        dims known only at run time; the ge_dtype value, unlike a numpy dtype,
+        also names bfloat16."""
+        count_function, info_function = _INFO_FUNCTIONS[kind]
         result = []
         for i in range(count_function(self._handle)):
             info = TensorInfo(struct_size=ctypes.sizeof(TensorInfo))
             check(info_function(self._handle, i, ctypes.byref(info)))
-            result.append((info.name.decode(), _tensors.np_dtype(info.dtype),
-                           tuple(info.dims[d] for d in range(info.rank))))
+            result.append((info.name.decode(), info.dtype, tuple(info.dims[d] for d in range(info.rank))))
         return result
 
     @property
     def inputs(self):
         """[(name, numpy dtype, shape)], -1 for dims known only at run time."""
-        return self._infos(lib.ge_model_input_count, lib.ge_model_input_info)
+        return [(name, _tensors.np_dtype(dtype), shape) for name, dtype, shape in self.tensor_infos("inputs")]
 
     @property
     def outputs(self):
-        return self._infos(lib.ge_model_output_count, lib.ge_model_output_info)
+        return [(name, _tensors.np_dtype(dtype), shape) for name, dtype, shape in self.tensor_infos("outputs")]
 
     @property
     def memory(self):
@@ -52,10 +60,9 @@ class Model:
         arrays. C-contiguous inputs are not copied. Without `outputs` the
         results are new arrays over ge's buffers; with it (C-contiguous arrays
         of the outputs' dtypes and shapes) they are written into those."""
-        count = lib.ge_model_output_count(self._handle)
         borrowed, in_handles = _tensors.borrow_all(inputs)
-        slots, keep = _tensors.run_outputs(count, outputs)
-        check(lib.ge_model_run(self._handle, in_handles, len(borrowed), slots, count))
+        slots, keep = _tensors.run_outputs(self._output_count, outputs)
+        check(lib.ge_model_run(self._handle, in_handles, len(borrowed), slots, self._output_count))
         return _tensors.collect_outputs(slots, keep)
 
     def run_async(self, inputs):
@@ -100,7 +107,10 @@ _pending = _Pending()
 
 @RUN_CALLBACK
 def _on_done(key, status, message, outputs, count):
-    future, _ = _pending.take(key)
+    # Signalling the future is the last thing done here: the inputs' tensors are
+    # released first, so no Python work is left on this thread once the caller
+    # wakes and, maybe, ends the interpreter.
+    future = _pending.take(key)[0]
     if status != 0:
         future.set_exception(error_for(status, message.decode("utf-8", "replace")))
         return
@@ -118,8 +128,15 @@ def _on_done(key, status, message, outputs, count):
 
 
 def compile(graph, options=None):
-    """Compiles a graph with `ge.*` options (a dict; docs/options.md)."""
-    keys, values, count = _lib.options(options)
+    """Compiles a graph with `ge.*` options (a dict; docs/options.md). The
+    graph is a ge.Graph, or the path or bytes of an ONNX model (imported first)."""
+    if isinstance(graph, (str, os.PathLike, bytes, bytearray, memoryview)):
+        graph = load_onnx(graph)
+    elif not isinstance(graph, Graph):
+        raise TypeError(f"ge: compile takes a ge.Graph or the path or bytes of an ONNX model, got "
+                        f"{type(graph).__name__}; ge.InferenceSession(path) compiles and runs a model the way "
+                        f"onnxruntime does")
+    keys, values, count = _options.option_arrays(options)
     out = handle()
     check(lib.ge_compile(graph._handle, keys, values, count, ctypes.byref(out)))
     return Model(out)
@@ -127,7 +144,7 @@ def compile(graph, options=None):
 
 def load(model, options=None):
     """Loads a .gem file from a path or from bytes; options may override its run-time options."""
-    keys, values, count = _lib.options(options)
+    keys, values, count = _options.option_arrays(options)
     out = handle()
     if isinstance(model, (bytes, bytearray, memoryview)):
         data = bytes(model)

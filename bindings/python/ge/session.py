@@ -2,14 +2,14 @@
 import ctypes
 
 from ge import _tensors
-from ge import _lib
+from ge import _options
 from ge._lib import check, handle, lib
 from ge.model import Model
 
 
 class Session:
     def __init__(self, options=None):
-        keys, values, count = _lib.options(options)
+        keys, values, count = _options.option_arrays(options)
         self._handle = handle()
         check(lib.ge_session_create(keys, values, count, ctypes.byref(self._handle)))
 
@@ -19,7 +19,7 @@ class Session:
 
     def add_graph(self, graph_id, graph, options=None):
         """Adds a copy of the graph; the graph is complete afterwards."""
-        keys, values, count = _lib.options(options)
+        keys, values, count = _options.option_arrays(options)
         check(lib.ge_session_add_graph(self._handle, graph_id, graph._handle, keys, values, count))
 
     def compile_graph(self, graph_id):

@@ -1,0 +1,24 @@
+"""NodeArg: a model input or output described the way onnxruntime does
+(InferenceSession.get_inputs() / get_outputs())."""
+
+# ONNX Runtime's spelling of each ge_dtype value (include/ge_c/ge_c.h).
+ORT_TYPE = {
+    0: "tensor(float)", 1: "tensor(float16)", 2: "tensor(int8)", 3: "tensor(int32)", 4: "tensor(uint8)",
+    6: "tensor(int16)", 7: "tensor(uint16)", 8: "tensor(uint32)", 9: "tensor(int64)", 10: "tensor(uint64)",
+    11: "tensor(double)", 12: "tensor(bool)", 27: "tensor(bfloat16)",
+}
+
+
+class NodeArg:
+    """`name`; `type` ("tensor(float)", ...); `shape`, a list of ints with None
+    for a dim known only at run time. onnxruntime shows the ONNX dim_param
+    ("batch") there when the model names one; the C ABI does not hand out
+    those names, so ge shows None for every such dim."""
+
+    def __init__(self, name, ge_dtype, dims):
+        self.name = name
+        self.type = ORT_TYPE.get(ge_dtype, f"tensor(ge dtype {ge_dtype})")
+        self.shape = [None if d < 0 else d for d in dims]
+
+    def __repr__(self):
+        return f"NodeArg(name={self.name!r}, type={self.type!r}, shape={self.shape})"
