@@ -5,8 +5,7 @@ import os
 from ge import providers as _providers
 from ge._feeds import FeedLayout, invalid_argument
 from ge._tensors import np_dtype_or_none
-from ge.graph import load_onnx
-from ge.model import Model, compile, load
+from ge.model import compile, load
 from ge.node_arg import NodeArg
 
 # Bytes 4..7 of a .gem file (a FlatBuffers file identifier, docs/model-file.md).
@@ -30,7 +29,7 @@ def _open_model(path_or_bytes, options):
                         f".gem model, got {type(path_or_bytes).__name__}")
     if _is_gem(path_or_bytes):
         return load(path_or_bytes, options)
-    return compile(load_onnx(path_or_bytes), options)
+    return compile(path_or_bytes, options)
 
 
 def _session_options(sess_options, kwargs):
