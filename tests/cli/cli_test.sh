@@ -311,6 +311,7 @@ assert set(doc) == {'ge', 'library', 'c_abi'}, doc
     expect_failure 1 'folder.gem.*Is a directory' "$ge" compile "$demo" -o folder.gem
     expect_failure 1 'cannot write nofolder/r.json: No such file or directory' \
       "$ge" compile "$demo" -o x.gem --report nofolder/r.json
+    [[ ! -e x.gem ]] || fail "a failed 'ge compile --report' left its model x.gem behind"
     expect_failure 1 'cannot create directory file: Not a directory' "$ge" run "$demo" --loop 1 --output-dir file
     expect_failure 1 'cannot create directory file/out: Not a directory' \
       "$ge" run "$demo" --loop 1 --output-dir file/out

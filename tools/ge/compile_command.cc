@@ -1,6 +1,7 @@
 // ge compile MODEL -o m.gem: compiles an ONNX model into a .gem file.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -19,8 +20,7 @@ namespace ge::cli {
 namespace {
 
 // --report: what the compile decided per node, for review and diffs.
-void WriteReport(const std::string& path, const std::string& model_path, const std::string& output_path,
-                 const CompiledModel& model) {
+std::string ReportJson(const std::string& model_path, const std::string& output_path, const CompiledModel& model) {
   JsonWriter json;
   json.BeginObject();
   json.Key("model").String(model_path);
@@ -28,7 +28,19 @@ void WriteReport(const std::string& path, const std::string& model_path, const s
   json.Key("impl_modes");
   WriteImplModeReport(json, ImplModeReport(model));
   json.EndObject();
-  WriteFileAtomically(path, json.str() + "\n");
+  return json.str() + "\n";
+}
+
+// The report is written after the model; when it cannot be, the command fails
+// as a whole and takes the model it wrote back, so no half of it is left.
+void WriteReportOrRemoveModel(const std::string& path, const std::string& contents, const std::string& model_path) {
+  try {
+    WriteFileAtomically(path, contents);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(model_path, ignored);
+    throw;
+  }
 }
 
 int Compile(const ParsedArgs& args) {
@@ -48,7 +60,9 @@ int Compile(const ParsedArgs& args) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - save_start).count();
   const size_t file_bytes = FileSize(output_path);
 
-  if (args.Has("report")) WriteReport(args.Value("report"), model_path, output_path, *loaded.model);
+  if (args.Has("report")) {
+    WriteReportOrRemoveModel(args.Value("report"), ReportJson(model_path, output_path, *loaded.model), output_path);
+  }
 
   if (args.Has("json")) {
     JsonWriter json;
