@@ -1,6 +1,6 @@
 // Conversions of C arguments into C++ values, with the checks that make a bad
 // argument an error instead of a crash.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "c_api_internal.h"
 

@@ -1,6 +1,6 @@
 // Graph building: inputs, constants, nodes and outputs through GraphBuilder,
 // and value inspection.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "c_api_internal.h"
 

@@ -4,7 +4,7 @@
 // C callbacks are wrapped into an inference function, a device::Kernel and a
 // Pass that turn a nonzero return into a ge::Error naming the node and the
 // plugin's message.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <cstddef>
 #include <string>

@@ -3,7 +3,7 @@
 // Libraries stay loaded for the life of the process, since the registered
 // schemas and kernels point into them.
 #include <dlfcn.h>
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // and asynchronously with a C callback.
 #include <cstring>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "c_api_internal.h"
 

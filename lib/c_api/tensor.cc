@@ -1,5 +1,5 @@
 // Tensor handles: engine-owned (create) or over caller memory (wrap).
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "c_api_internal.h"
 

@@ -2,7 +2,7 @@
 // dtype of the node's first input.
 #include <algorithm>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/kernel.h"
 #include "ge/error.h"

@@ -1,6 +1,6 @@
 #include "ge/attr.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 

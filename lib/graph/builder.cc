@@ -1,6 +1,6 @@
 #include "ge/builder.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/op_schema.h"
 #include "graph/verifier.h"

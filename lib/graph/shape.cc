@@ -1,6 +1,6 @@
 #include "ge/shape.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge {
 

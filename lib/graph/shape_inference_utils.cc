@@ -1,6 +1,6 @@
 #include "graph/shape_inference_utils.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 

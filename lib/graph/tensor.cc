@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <new>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 

@@ -1,6 +1,6 @@
 #include "graph/verifier.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <map>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "graph/op_schema.h"

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <mutex>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 #include <fmt/ranges.h>
 
 #include "ge/error.h"

@@ -4,7 +4,7 @@
 // (Shape -> Gather -> Unsqueeze -> Concat -> Reshape). Folding those small
 // shape computations during the same topological sweep lets the Reshape's
 // inference see a constant target, so the whole graph gets static shapes.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "graph/op_schema.h"

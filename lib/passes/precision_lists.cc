@@ -3,7 +3,7 @@
 #include <map>
 #include <vector>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/op_schema.h"
 #include "passes/config_text.h"

@@ -1,6 +1,6 @@
 #include "passes/precision_mode.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 

@@ -14,7 +14,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "graph/op_schema.h"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "quant/deploy_rewrite.h"
 

@@ -1,6 +1,6 @@
 #include "quant/calibration.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "quant/activation_capture.h"

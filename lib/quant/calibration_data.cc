@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "ge/quantize.h"

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/element_types.h"
 #include "ge/error.h"

@@ -1,6 +1,6 @@
 #include "quant/deploy_rewrite.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <bit>
 #include <cmath>

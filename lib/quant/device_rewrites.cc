@@ -1,6 +1,6 @@
 #include "quant/device_rewrites.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge::quant {
 

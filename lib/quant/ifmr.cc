@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "quant/minmax_scale.h"

@@ -1,6 +1,6 @@
 #include "quant/layer_weights.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <cstring>
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 #include <google/protobuf/io/tokenizer.h>
 
 #include "ge/error.h"

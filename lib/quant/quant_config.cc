@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "quant/proto/amct_config.pb.h"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "quant/proto/quant_record.pb.h"

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge::runtime {
 

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <optional>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "graph/shape_inference_utils.h"

@@ -1,6 +1,6 @@
 #include "runtime/device_run.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "runtime/arena_pool.h"

@@ -9,7 +9,7 @@
 #include <exception>
 #include <mutex>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "runtime/device_run.h"

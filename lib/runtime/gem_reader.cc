@@ -8,7 +8,7 @@
 #include <cstring>
 #include <limits>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/device.h"
 #include "device/prepacked_weights.h"

@@ -4,7 +4,7 @@
 #include <limits>
 #include <numeric>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 

@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "graph/mapped_file.h"

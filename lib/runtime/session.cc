@@ -2,7 +2,7 @@
 
 #include <future>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "runtime/async_runner.h"

@@ -4,7 +4,7 @@
 #include <memory>
 #include <set>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "runtime/memory_planner.h"

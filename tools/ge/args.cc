@@ -4,7 +4,7 @@
 #include <charconv>
 #include <optional>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/closest_name.h"
 

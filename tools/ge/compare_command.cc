@@ -6,7 +6,7 @@
 #include <limits>
 #include <map>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "commands.h"
 #include "file_writer.h"

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "commands.h"
 #include "file_checks.h"

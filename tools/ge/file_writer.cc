@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 

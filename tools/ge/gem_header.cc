@@ -4,7 +4,7 @@
 #include <iterator>
 
 #include <flatbuffers/flatbuffers.h>
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "gem_generated.h"
 #include "ge/error.h"

@@ -3,7 +3,7 @@
 #include <map>
 #include <sstream>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <memory>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 

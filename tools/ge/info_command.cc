@@ -4,7 +4,7 @@
 #include <map>
 #include <optional>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "commands.h"
 #include "ge/impl_mode_report.h"

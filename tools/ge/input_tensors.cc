@@ -5,7 +5,7 @@
 #include <random>
 #include <type_traits>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "args.h"
 #include "file_checks.h"

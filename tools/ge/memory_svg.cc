@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph_dot.h"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 #include "file_checks.h"

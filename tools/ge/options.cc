@@ -1,6 +1,6 @@
 #include "options.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge::cli {
 namespace {

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <map>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "chrome_trace.h"
 #include "commands.h"

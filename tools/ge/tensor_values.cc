@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge::cli {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "commands.h"
 #include "ge_c/ge_c.h"

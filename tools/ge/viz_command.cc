@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "commands.h"
 #include "file_writer.h"

@@ -2,7 +2,7 @@
 
 #include <mutex>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/acl/acl_error.h"
 

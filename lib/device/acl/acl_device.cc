@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include <acl/acl_op_compiler.h>
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/acl/acl_context.h"
 #include "device/acl/acl_error.h"

@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/acl/acl_error.h"
 #include "device/acl/acl_stream.h"

@@ -1,6 +1,6 @@
 #include "device/acl/acl_stream.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/acl/acl_error.h"
 #include "ge/error.h"

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <mutex>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/device.h"

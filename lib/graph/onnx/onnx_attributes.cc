@@ -1,6 +1,6 @@
 #include "graph/onnx/onnx_attributes.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 

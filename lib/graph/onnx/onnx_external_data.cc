@@ -1,6 +1,6 @@
 #include "graph/onnx/onnx_external_data.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <charconv>

@@ -1,6 +1,6 @@
 #include "graph/onnx/onnx_graph_translation.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 

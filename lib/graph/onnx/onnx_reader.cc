@@ -1,6 +1,6 @@
 #include "graph/onnx/onnx_reader.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 

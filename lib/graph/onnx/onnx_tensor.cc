@@ -1,6 +1,6 @@
 #include "graph/onnx/onnx_tensor.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <cstring>
 #include <limits>

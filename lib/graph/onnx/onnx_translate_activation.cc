@@ -5,7 +5,7 @@
 #include <array>
 #include <string_view>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 

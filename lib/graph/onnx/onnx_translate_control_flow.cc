@@ -1,7 +1,7 @@
 // If, Loop and Scan: each subgraph becomes a closed ge graph attribute; the
 // values it reads from enclosing graphs become inputs of the node after its
 // own (num_implicit_inputs counts them for Loop and Scan).
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_graph_translation.h"
 #include "graph/onnx/onnx_translators.h"

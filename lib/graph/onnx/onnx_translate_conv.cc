@@ -1,4 +1,4 @@
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 #include "graph/onnx/onnx_window.h"

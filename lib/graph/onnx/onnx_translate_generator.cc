@@ -1,7 +1,7 @@
 // Translators of the ONNX ops that lay out or generate tensors: Pad,
 // ConstantOfShape, OneHot, EyeLike, Trilu, DepthToSpace, SpaceToDepth.
 // (Expand, Tile, Range and Size translate directly.)
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_scalar.h"
 #include "graph/onnx/onnx_tensor.h"

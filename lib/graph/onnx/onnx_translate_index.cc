@@ -2,7 +2,7 @@
 // indices: GatherElements, GatherND, Scatter/ScatterElements, ScatterND,
 // TopK, ArgMax/ArgMin, CumSum, Compress, ReverseSequence, Unique. (NonZero
 // translates directly.)
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 

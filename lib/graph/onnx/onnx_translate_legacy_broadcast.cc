@@ -4,7 +4,7 @@
 // suffix rule). PRelu's slope of one dim is per channel (axis 1). Giving B
 // trailing 1-dims turns these rules into numpy broadcasting, which the ge ops
 // implement.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 

@@ -1,7 +1,7 @@
 // NegativeLogLikelihoodLoss -> NLLLoss; SoftmaxCrossEntropyLoss ->
 // LogSoftmaxV2 over the class axis + NLLLoss (ONNX's own function body), whose
 // optional second output log_prob is the LogSoftmaxV2 result.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 #include "graph/ops/loss_ops.h"

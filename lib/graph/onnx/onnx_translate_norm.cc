@@ -1,4 +1,4 @@
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_scalar.h"
 #include "graph/onnx/onnx_translators.h"

@@ -1,7 +1,7 @@
 // QuantizeLinear, DequantizeLinear, ConvInteger and QLinearConv. The ge ops
 // keep ONNX's inputs (docs/op-set.md says why); MatMulInteger and
 // QLinearMatMul translate directly.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 #include "graph/onnx/onnx_window.h"

@@ -2,7 +2,7 @@
 // The older forms are the same interpolation with fixed coordinate rules:
 // Resize-10 and Upsample map output x to input x / scale (asymmetric) and
 // pick the floor for nearest.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 

@@ -1,6 +1,6 @@
 // RNN, GRU and LSTM -> CommonRNN, CommonGRU, CommonLSTM: same inputs and
 // outputs, the ONNX attributes copied (names and meanings are the same).
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 

@@ -1,7 +1,7 @@
 // Translators of the ONNX signal ops: HannWindow, HammingWindow,
 // BlackmanWindow (not the pooling windows of onnx_window.cc), DFT, STFT,
 // MelWeightMatrix.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_translators.h"
 

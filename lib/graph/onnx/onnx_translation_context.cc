@@ -1,6 +1,6 @@
 #include "graph/onnx/onnx_translation_context.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/onnx/onnx_op_registry.h"
 

@@ -1,6 +1,6 @@
 #include "graph/onnx/onnx_window.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge::onnx_import {
 namespace {

@@ -1,6 +1,6 @@
 // Activations with attributes, PRelu, and the axis normalizations
 // LogSoftmaxV2 and Hardmax (SoftmaxV2 is in norm_ops.cc).
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 
 #include "graph/ops/elementwise_infer.h"

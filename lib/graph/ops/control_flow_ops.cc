@@ -4,7 +4,7 @@
 // by num_implicit_inputs) and a Data input of the subgraph at the same
 // position. The runtime runs the subgraphs; inference here only derives what
 // the subgraphs' declared outputs and the node's inputs tell.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Detection and sampling ops: NonMaxSuppressionV6, ROIAlign, GridSampler2D.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/non_max_suppression.h"
 #include "graph/ops/infer_helpers.h"

@@ -4,7 +4,7 @@
 // weights dequantized per output column (antiquant_scale/offset, the
 // weight-only form). The fully quantized form (scale, offset, deq_scale*) is
 // not supported.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/ops/ffn_inputs.h"
 #include "graph/ops/infer_helpers.h"

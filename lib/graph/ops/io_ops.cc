@@ -1,5 +1,5 @@
 // Graph inputs and constants: their output value is described by the node itself.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"

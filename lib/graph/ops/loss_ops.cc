@@ -1,6 +1,6 @@
 // Loss functions: NLLLoss (ONNX NegativeLogLikelihoodLoss; SoftmaxCrossEntropyLoss
 // is imported as LogSoftmaxV2 + NLLLoss, as its ONNX function body does).
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/loss_ops.h"

@@ -1,6 +1,6 @@
 // Matrix products: MatMulV2 (2-D), BatchMatMulV2 (numpy matmul), Einsum and
 // MatrixDeterminant.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <utility>
 

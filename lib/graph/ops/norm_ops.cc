@@ -1,5 +1,5 @@
 // Normalizations: BatchNorm (inference), LayerNorm, InstanceNorm, LRN, SoftmaxV2.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 
 #include "graph/ops/infer_helpers.h"

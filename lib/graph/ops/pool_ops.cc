@@ -1,6 +1,6 @@
 // Pooling: MaxPoolV3 and AvgPoolV2 (NCHW or NHWC), MaxPool3D and AvgPool3D
 // (NCDHW), MaxPoolWithArgmax (NCHW or NCDHW) and its inverse MaxUnpool.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"

@@ -8,7 +8,7 @@
 // scale multiplied, not divided), and the quantization passes (issue 6) use
 // those names with CANN's conventions. Here scales and zero points are
 // tensor inputs, per tensor or per axis, as in ONNX (docs/op-set.md).
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"

@@ -5,7 +5,7 @@
 // attributes); CommonRNN is the same form for ONNX's plain RNN. The
 // DynamicRNN/DynamicGRUV2 family packs weights in another layout and supports
 // only fixed activations, so it cannot hold ONNX's semantics.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"

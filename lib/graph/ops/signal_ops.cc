@@ -1,6 +1,6 @@
 // Signal ops: the window generators HannWindow, HammingWindow, BlackmanWindow,
 // DFT, STFT and MelWeightMatrix.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 

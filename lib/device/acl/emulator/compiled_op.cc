@@ -1,6 +1,6 @@
 #include "device/acl/emulator/compiled_op.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <cstring>
 

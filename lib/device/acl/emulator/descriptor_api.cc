@@ -1,5 +1,5 @@
 // Tensor descriptors, data buffers and op attributes of the emulator.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <optional>
 

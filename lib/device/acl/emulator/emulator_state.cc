@@ -1,6 +1,6 @@
 #include "device/acl/emulator/emulator_state.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <vector>
 

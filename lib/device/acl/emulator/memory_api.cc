@@ -1,7 +1,7 @@
 // Device and host memory of the emulator: every device allocation is recorded
 // (base, size, device) so that copies can tell device from host pointers and
 // catch ranges that run past an allocation's end.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <cstring>
 

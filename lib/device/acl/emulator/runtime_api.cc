@@ -1,5 +1,5 @@
 // aclInit / aclFinalize, devices, contexts, streams and events of the emulator.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "acl/acl.h"
 #include "device/acl/emulator/emulator_state.h"

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/element_types.h"
 

@@ -1,6 +1,6 @@
 #include "device/cpu/kernels/broadcast_layout.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "ge/error.h"
 

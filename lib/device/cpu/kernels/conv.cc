@@ -13,7 +13,7 @@
 #include <optional>
 #include <string_view>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/bf16_products.h"
 #include "device/cpu/kernels/conv_geometry.h"

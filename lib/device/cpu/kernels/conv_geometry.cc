@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/kernel_utils.h"
 #include "device/cpu/kernels/window_attrs.h"

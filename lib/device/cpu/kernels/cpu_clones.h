@@ -10,10 +10,27 @@
 // threads (the outlined body would be compiled for the baseline only); call
 // the clone per chunk from a parallel loop outside. Other compilers and
 // targets get the baseline function.
+//
+// Clone only loops over floating-point elements (kClonesPay): they carry the
+// activations of real models, while integer and bool loops carry shapes,
+// indices and masks, small enough for the baseline. Each clone is a full copy
+// of the loop's code, so cloning every dtype of a kernel templated over twelve
+// would make its file the slowest of the build.
 #pragma once
+
+#include <type_traits>
+
+#include "device/cpu/kernels/element_types.h"
 
 #if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(__clang__)
 #define GE_CPU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define GE_CPU_CLONES
 #endif
+
+namespace ge::device::cpu {
+
+template <typename T>
+inline constexpr bool kClonesPay = std::is_floating_point_v<T> || kIsHalf<T>;
+
+}  // namespace ge::device::cpu

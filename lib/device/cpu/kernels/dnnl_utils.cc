@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge::device::cpu {
 namespace {

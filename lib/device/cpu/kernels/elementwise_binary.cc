@@ -10,7 +10,7 @@
 #include <optional>
 #include <type_traits>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/broadcast_layout.h"
 #include "device/cpu/kernels/cpu_clones.h"
@@ -151,12 +151,35 @@ constexpr bool DividesIntegers() {
 // One inner run of `count` outputs; kA/kB: the operand advances (stride 1)
 // or stays (broadcast, stride 0). Compile-time strides let the loop vectorize.
 template <typename In, typename Out, typename Op, bool kA, bool kB>
-GE_CPU_CLONES void InnerRun(const In* a, const In* b, Out* y, int64_t count) {
+[[gnu::always_inline]] inline void InnerRunLoop(const In* a, const In* b, Out* y, int64_t count) {
   Op op;
   // y may be a or b (in-place), which is safe element by element but keeps
   // the compiler from vectorizing on its own.
 #pragma omp simd
   for (int64_t i = 0; i < count; ++i) y[i] = Store<Out>(op(Load(a[kA ? i : 0]), Load(b[kB ? i : 0])));
+}
+
+template <typename In, typename Out, typename Op, bool kA, bool kB>
+GE_CPU_CLONES void InnerRunPerCpu(const In* a, const In* b, Out* y, int64_t count) {
+  InnerRunLoop<In, Out, Op, kA, kB>(a, b, y, count);
+}
+
+template <typename In, typename Out, typename Op, bool kA, bool kB>
+void InnerRunBaseline(const In* a, const In* b, Out* y, int64_t count) {
+  InnerRunLoop<In, Out, Op, kA, kB>(a, b, y, count);
+}
+
+template <typename In, typename Out>
+using InnerRunFn = void (*)(const In*, const In*, Out*, int64_t);
+
+// The per-CPU loop where clones pay (cpu_clones.h), else the baseline one.
+template <typename In, typename Out, typename Op, bool kA, bool kB>
+constexpr InnerRunFn<In, Out> InnerRun() {
+  if constexpr (kClonesPay<In>) {
+    return InnerRunPerCpu<In, Out, Op, kA, kB>;
+  } else {
+    return InnerRunBaseline<In, Out, Op, kA, kB>;
+  }
 }
 
 template <typename In, typename Out, typename Op>
@@ -174,11 +197,11 @@ class BinaryKernel final : public Kernel {
         throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: integer division by zero", label_));
       }
     }
-    using RunFn = void (*)(const In*, const In*, Out*, int64_t);
-    static constexpr RunFn kRuns[2][2] = {{InnerRun<In, Out, Op, false, false>, InnerRun<In, Out, Op, false, true>},
-                                          {InnerRun<In, Out, Op, true, false>, InnerRun<In, Out, Op, true, true>}};
+    static constexpr InnerRunFn<In, Out> kRuns[2][2] = {
+        {InnerRun<In, Out, Op, false, false>(), InnerRun<In, Out, Op, false, true>()},
+        {InnerRun<In, Out, Op, true, false>(), InnerRun<In, Out, Op, true, true>()}};
     const int64_t sa = layout_.inner_stride(0), sb = layout_.inner_stride(1);
-    const RunFn run = kRuns[sa][sb];
+    const InnerRunFn<In, Out> run = kRuns[sa][sb];
     const int64_t inner = layout_.inner();
     layout_.ParallelForRuns([&](int64_t row, int64_t begin, int64_t count) {
       run(a + layout_.RowOffset(0, row) + begin * sa, b + layout_.RowOffset(1, row) + begin * sb,

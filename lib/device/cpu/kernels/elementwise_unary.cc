@@ -6,7 +6,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/elementwise_unary.h"

@@ -4,7 +4,7 @@
 // indices count from the end.
 #include <cstring>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/index_utils.h"

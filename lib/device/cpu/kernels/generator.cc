@@ -3,7 +3,7 @@
 // runtime infers them from the constant or run-time inputs).
 #include <cstring>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"

@@ -3,7 +3,7 @@
 // the input's zero point, so padded taps contribute nothing); QLinearConv adds
 // its int32 bias and requantizes with a per-tensor or per-output-channel
 // weight scale.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"

@@ -2,7 +2,7 @@
 // operands with exact int32 accumulation; QLinearMatMul then requantizes the
 // sums to its output scale and zero point. A zero point (and a scale) is per
 // tensor, per row of a ([M]) or per column of b ([N]).
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"

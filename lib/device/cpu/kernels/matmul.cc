@@ -11,7 +11,7 @@
 #include <concepts>
 #include <type_traits>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/bf16_products.h"
 #include "device/cpu/kernels/cpu_kernels.h"

@@ -6,7 +6,7 @@
 // i + 1 and falls to i + 2 (the ONNX reference's construction).
 #include <cmath>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"

@@ -3,7 +3,7 @@
 // infers from x's values; the kernel checks that they agree.
 #include <cstring>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"

@@ -1,7 +1,7 @@
 // QuantizeLinear, DequantizeLinear (ONNX semantics, per tensor or per axis)
 // and DynamicQuantizeLinear. Scales and zero points are read at run time, so
 // they may be graph inputs as well as constants.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"

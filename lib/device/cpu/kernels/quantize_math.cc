@@ -1,6 +1,6 @@
 #include "device/cpu/kernels/quantize_math.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 namespace ge::device::cpu {
 

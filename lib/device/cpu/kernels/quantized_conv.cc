@@ -15,7 +15,7 @@
 #include <limits>
 #include <optional>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/conv_geometry.h"
 #include "device/cpu/kernels/cpu_kernels.h"

@@ -7,7 +7,7 @@
 // time step from the input projection W x + Wb and the recurrent projection
 // R h + Rb. Steps at or past a row's sequence length leave Y zero and the
 // state unchanged. float16/bfloat16 run the float32 kernel on widened copies.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"

@@ -1,6 +1,6 @@
 #include "device/cpu/kernels/recurrent_activation.h"
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <cctype>

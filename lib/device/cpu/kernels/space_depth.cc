@@ -1,6 +1,6 @@
 // DepthToSpace and SpaceToDepth (NCHW): each is a transpose of a 6-D view of
 // x, so they reuse the transpose kernel.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"

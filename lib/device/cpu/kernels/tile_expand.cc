@@ -4,7 +4,7 @@
 // the output dim is a multiple of it, so one kernel serves both.
 #include <cstring>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"

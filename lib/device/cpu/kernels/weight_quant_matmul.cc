@@ -2,7 +2,7 @@
 // x [..., M, K] @ ((weight + antiquant_offset) * antiquant_scale) + bias,
 // scale/offset per output column. The int8 weight is expanded tile by tile
 // (weight_tiled_matmul.h); float16 x and y pass through float32 copies.
-#include <fmt/format.h>
+#include <fmt/core.h>
 #include <omp.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"

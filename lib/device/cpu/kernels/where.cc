@@ -1,6 +1,6 @@
 // Select (ONNX Where): y = condition ? x1 : x2 with three-way numpy
 // broadcasting. It only moves elements, so it dispatches on element size.
-#include <fmt/format.h>
+#include <fmt/core.h>
 
 #include "device/cpu/kernels/broadcast_layout.h"
 #include "device/cpu/kernels/cpu_kernels.h"
