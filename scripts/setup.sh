@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 start=$SECONDS
-echo "== building libge and the ge tool (build/default; about 7 min on 2 cores the first time, seconds after)"
+echo "== building libge and the ge tool (build/default; about 8 min on 2 cores the first time, seconds after)"
 bash scripts/build.sh default ge_cli
 echo "== built in $((SECONDS - start)) s"
 echo
