@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "graph/shape_accepts.h"
 #include "runtime/device_run.h"
 #include "runtime/dynamic_executor.h"
 #include "runtime/execution_plan.h"
@@ -25,16 +26,6 @@ namespace {
 
 using runtime::Storage;
 using runtime::StorageKind;
-
-// Unknown dims (and an unknown rank) take anything; for a static model this is ==.
-bool ShapeAccepts(const Shape& expected, const Shape& got) {
-  if (expected.unknown_rank()) return true;
-  if (expected.rank() != got.rank()) return false;
-  for (size_t i = 0; i < expected.rank(); ++i) {
-    if (expected.dim(i) != Shape::kUnknownDim && expected.dim(i) != got.dim(i)) return false;
-  }
-  return true;
-}
 
 void CheckInputs(const CompiledModel::Impl& impl, const std::vector<Tensor>& inputs) {
   if (inputs.size() != impl.inputs.size()) {

@@ -12,6 +12,7 @@
 #include "ge/error.h"
 #include "graph/closest_name.h"
 #include "graph/npy.h"
+#include "graph/shape_accepts.h"
 #include "tensor_values.h"
 
 namespace ge::cli {
@@ -49,22 +50,11 @@ Tensor RandomTensor(const TensorInfo& info, std::mt19937& engine) {
   return tensor;
 }
 
-// Whether data of `actual` shape can feed an input declared as `declared`,
-// whose unknown dims (or unknown rank) accept any size.
-bool ShapeFits(const Shape& declared, const Shape& actual) {
-  if (declared.unknown_rank()) return true;
-  if (declared.rank() != actual.rank()) return false;
-  for (size_t i = 0; i < declared.rank(); ++i) {
-    if (declared.dim(i) != Shape::kUnknownDim && declared.dim(i) != actual.dim(i)) return false;
-  }
-  return true;
-}
-
 // Checked here rather than left to the run, whose error could not name the file.
 Tensor ReadInputFile(const TensorInfo& info, const std::string& path) {
   CheckReadableFile(path);
   Tensor tensor = ReadNpy(path);
-  if (tensor.dtype() != info.dtype || !ShapeFits(info.shape, tensor.shape())) {
+  if (tensor.dtype() != info.dtype || !ShapeAccepts(info.shape, tensor.shape())) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("input '{}' from {}: expected {} {}, got {} {}", info.name, path, DataTypeName(info.dtype),
                             info.shape.ToString(), DataTypeName(tensor.dtype()), tensor.shape().ToString()));
