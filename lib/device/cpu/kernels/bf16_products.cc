@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "device/cpu/kernels/element_types.h"
+#include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
 
@@ -29,6 +30,15 @@ void Reorder(dnnl::memory from, dnnl::memory to) {
   stream.wait();
 }
 
+// Rounds a float32 operand, in whatever layout the primitive chose, to
+// bfloat16 values (nearest even); padding zeros stay zero.
+void RoundToBfloat16(const dnnl::memory& operand) {
+  float* data = static_cast<float*>(operand.get_data_handle());
+  const auto n = static_cast<int64_t>(operand.get_desc().get_size() / sizeof(float));
+#pragma omp parallel for simd if (n > kParallelGrain)
+  for (int64_t i = 0; i < n; ++i) data[i] = BFloat16ToFloat(FloatToBFloat16(data[i]));
+}
+
 }  // namespace
 
 dnnl::memory::desc AnyLayout(const dnnl::memory::desc& user, dnnl::memory::data_type type) {
@@ -42,7 +52,13 @@ size_t Aligned(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
 }  // namespace
 
+bool NativeBf16Products() {
+  const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  return (isa & dnnl_cpu_isa_avx512_core_bf16) == dnnl_cpu_isa_avx512_core_bf16;
+}
+
 void Bf16ProductKernel::Prepare(const Node& node) {
+  emulated_ = src_packed_.data_type() == dnnl::memory::data_type::f32;
   BuildDnnl(node, [&] {
     const dnnl::engine& engine = CpuEngine();
     src_reorder_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine, src_.user, engine, src_packed_));
@@ -53,6 +69,7 @@ void Bf16ProductKernel::Prepare(const Node& node) {
       const void* data = AsFloat(constant->dtype(), constant->data(), constant->shape().NumElements(), copies);
       packed_weights_.emplace(weights_packed_, engine);
       Reorder(WrapBuffer(weights_.user, data), *packed_weights_);
+      if (emulated_) RoundToBfloat16(*packed_weights_);
     }
     return 0;
   });
@@ -86,6 +103,10 @@ void Bf16ProductKernel::Run(const KernelContext& ctx) const {
       weights_reorder_.execute(stream, weights_user, weights);
     }
     stream.wait();
+    if (emulated_) {
+      RoundToBfloat16(src);
+      if (!packed_weights_) RoundToBfloat16(weights);
+    }
     // A float32 output in the primitive's own layout is written in place.
     const bool direct = out.dtype == DataType::kFloat && dst_ == dst_user_;
     dnnl::memory dst = WrapBuffer(dst_, direct ? out.data : workspace + dst_offset_);

@@ -288,12 +288,12 @@ const dnnl::memory::desc& WeightsDescToBuild(const ConvSetup& s) {
 // accumulation (bf16_products.h), for the float32, float16 and bfloat16 nodes.
 std::unique_ptr<Kernel> MakeBf16Conv(const Node& node, const ConvGeometry& g) {
   const ConvSetup s = ReadSetup(node, g);
-  return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
+  return BuildBf16Product(node, [&](dnnl::memory::data_type operand_type) -> std::unique_ptr<Kernel> {
     using Conv = dnnl::convolution_forward;
     using Type = dnnl::memory::data_type;
     const dnnl::memory::desc no_bias;
     Conv::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                    AnyLayout(s.src, Type::bf16), AnyLayout(s.user_weights, Type::bf16),
+                    AnyLayout(s.src, operand_type), AnyLayout(s.user_weights, operand_type),
                     s.has_bias ? s.bias : no_bias, AnyLayout(s.dst, Type::f32), s.strides, s.dilates, s.padding_l,
                     s.padding_r);
     Conv::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());

@@ -56,6 +56,11 @@ Kernel::PackedInput DescribePacked(size_t input, const dnnl::memory& packed) {
 
 dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
                           const dnnl::memory::desc& packed_desc) {
+  return PackConstant(tensor, tensor.data(), user_desc, packed_desc);
+}
+
+dnnl::memory PackConstant(const Tensor& tensor, const void* user_data, const dnnl::memory::desc& user_desc,
+                          const dnnl::memory::desc& packed_desc) {
   if (const device::PrepackedWeights* offered = device::OfferedPrepackedWeights()) {
     if (const void* packed = offered->Find(tensor.data(), LayoutName(packed_desc), packed_desc.get_size())) {
       return dnnl::memory(packed_desc, CpuEngine(), const_cast<void*>(packed));
@@ -63,7 +68,7 @@ dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_d
   }
   dnnl::memory packed(packed_desc, CpuEngine());
   AdviseHugePages(packed.get_data_handle(), packed_desc.get_size());
-  dnnl::memory user = WrapBuffer(user_desc, tensor.data());
+  dnnl::memory user = WrapBuffer(user_desc, user_data);
   dnnl::stream stream(CpuEngine());
   dnnl::reorder(user, packed).execute(stream, user, packed);
   stream.wait();

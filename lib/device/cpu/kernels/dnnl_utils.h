@@ -33,6 +33,10 @@ dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, dnnl::memory::format_
 // (prepacked_weights.h), that copy in place (oneDNN only reads weights).
 dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
                           const dnnl::memory::desc& packed_desc);
+// The same for a constant the kernel rewrote (user_data, in user_desc's
+// layout); `tensor` is the constant it came from, which names a prepacked copy.
+dnnl::memory PackConstant(const Tensor& tensor, const void* user_data, const dnnl::memory::desc& user_desc,
+                          const dnnl::memory::desc& packed_desc);
 
 // Names a memory layout for PrepackedWeights: the descriptor's bytes, which
 // oneDNN fills completely (dims, blocking, padding), so equal names mean the

@@ -311,12 +311,12 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
   const dnnl::memory::desc dst_desc = F32Desc(ToDnnlDims(dst_dims), ToDnnlDims(RowMajorStrides(dst_dims)));
   const bool constant_b = node.input(1)->constant() != nullptr;
   if (reduced_precision) {
-    return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
-      using Type = dnnl::memory::data_type;
+    return BuildBf16Product(node, [&](dnnl::memory::data_type operand_type) -> std::unique_ptr<Kernel> {
       // The operands keep their layouts (the rounding is then a plain
       // conversion), except a constant x2, packed once as oneDNN prefers.
-      const dnnl::memory::desc a_bf16 = OperandDesc(a, rank, Type::bf16);
-      const dnnl::memory::desc b_bf16 = constant_b ? AnyLayout(b_desc, Type::bf16) : OperandDesc(b, rank, Type::bf16);
+      const dnnl::memory::desc a_bf16 = OperandDesc(a, rank, operand_type);
+      const dnnl::memory::desc b_bf16 =
+          constant_b ? AnyLayout(b_desc, operand_type) : OperandDesc(b, rank, operand_type);
       dnnl::matmul::desc desc = bias ? dnnl::matmul::desc(a_bf16, b_bf16, *bias, dst_desc)
                                      : dnnl::matmul::desc(a_bf16, b_bf16, dst_desc);
       dnnl::matmul::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());

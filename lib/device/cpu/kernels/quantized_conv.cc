@@ -7,7 +7,9 @@
 // that have it): the filter is packed once, x's zero point is a runtime
 // zero-point attribute, and since oneDNN's fast int8 kernels want channels
 // last, x and y pass through reorders to and from plain NCHW tensors (a
-// QuantConv2D that the nhwc_layout pass moved to NHWC needs none). Everything else (int16 x, a runtime filter, the transposed
+// QuantConv2D that the nhwc_layout pass moved to NHWC needs none). On CPUs
+// without VNNI, x goes in as u8 and a filter wider than [-64, 64] is split in
+// two along the input channels (int8_pair_sums.h), so the sums stay exact. Everything else (int16 x, a runtime filter, the transposed
 // convolution) runs the direct kernel of direct_conv.cc on the operands
 // widened to double, which is exact: every partial sum is an integer far
 // below 2^53. The int32 result saturates.
@@ -20,6 +22,7 @@
 #include "device/cpu/kernels/conv_geometry.h"
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
+#include "device/cpu/kernels/int8_pair_sums.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "device/cpu/kernels/quantize_math.h"
 
@@ -90,6 +93,51 @@ FusedQuantOutput ReadFusedQuantOutput(const Node& node) {
   return out;
 }
 
+// How x reaches the primitive on a CPU without VNNI: as u8, written by the
+// kernel itself in channels-last order, each group's channels twice over when
+// the filter is split (int8_pair_sums.h).
+struct UnsignedSource {
+  int64_t batch = 0, channels = 0, spatial = 0, group_channels = 0;
+  bool channels_last = false;  // of the user's x
+  bool doubled = false;
+
+  int64_t bytes() const { return batch * spatial * channels * (doubled ? 2 : 1); }
+
+  void Write(const int8_t* x, uint8_t* out) const {
+    const int64_t out_channels = channels * (doubled ? 2 : 1);
+#pragma omp parallel for if (bytes() > kParallelGrain)
+    for (int64_t pixel = 0; pixel < batch * spatial; ++pixel) {
+      const int64_t n = pixel / spatial, s = pixel % spatial;
+      uint8_t* row = out + pixel * out_channels;
+      for (int64_t c = 0; c < channels; ++c) {
+        const int8_t v = channels_last ? x[pixel * channels + c] : x[(n * channels + c) * spatial + s];
+        if (!doubled) {
+          row[c] = ToUnsigned(v);
+        } else {
+          const int64_t group = c / group_channels, i = c % group_channels;
+          row[group * 2 * group_channels + i] = ToUnsigned(v);
+          row[(group * 2 + 1) * group_channels + i] = ToUnsigned(v);
+        }
+      }
+    }
+  }
+};
+
+// The filter [Cout, Cin/groups, k...] with each row's input channels doubled:
+// first the pair-safe high parts, then the low parts.
+std::vector<int8_t> SplitFilter(const ConvGeometry& g, const int8_t* filter) {
+  const int64_t taps = g.filter.NumElements() / g.out_channels;
+  std::vector<int8_t> split(static_cast<size_t>(2 * g.filter.NumElements()));
+  for (int64_t o = 0; o < g.out_channels; ++o) {
+    for (int64_t t = 0; t < taps; ++t) {
+      const int8_t w = filter[o * taps + t];
+      split[(2 * o) * taps + t] = PairSafeHigh(w);
+      split[(2 * o + 1) * taps + t] = PairSafeLow(w);
+    }
+  }
+  return split;
+}
+
 class DnnlInt8ConvKernel final : public Kernel {
  public:
   DnnlInt8ConvKernel(const Node& node, const ConvGeometry& g, int32_t offset_x, const FusedQuantOutput& output)
@@ -98,14 +146,28 @@ class DnnlInt8ConvKernel final : public Kernel {
     const Tag data_tag = g.channels_last ? Tag::nhwc : volumetric ? Tag::ncdhw : Tag::nchw;
     src_user_ = dnnl::memory::desc(ToDnnlDims(ChannelsFirstDims(g, g.x)), Type::s8, data_tag);
     dst_user_ = dnnl::memory::desc(ToDnnlDims(ChannelsFirstDims(g, g.y)), output.dst_type, data_tag);
-    const int64_t out_channels = g.out_channels, in_channels = g.in_channels;
+    const Tensor& filter = *node.input(g.inputs.filter)->constant();
+    const std::span<const int8_t> filter_values(filter.data_as<int8_t>(), static_cast<size_t>(filter.num_elements()));
+    const int64_t group_channels = g.in_channels / g.groups;
+    std::vector<int8_t> split_filter;
+    if (!DnnlInt8HasVnni()) {
+      const std::vector<int64_t> x_dims = ChannelsFirstDims(g, g.x);
+      int64_t spatial = 1;
+      for (size_t a = 2; a < x_dims.size(); ++a) spatial *= x_dims[a];
+      unsigned_src_ = UnsignedSource{x_dims[0], g.in_channels, spatial, group_channels, g.channels_last};
+      unsigned_src_->doubled = group_channels > 1 && !WeightsArePairSafe(filter_values);
+      if (unsigned_src_->doubled) split_filter = SplitFilter(g, filter_values.data());
+      offset_x += kUnsignedShift;
+    }
+    const int64_t filter_channels = group_channels * (split_filter.empty() ? 1 : 2);
+    const int64_t out_channels = g.out_channels;
     dnnl::memory::dims weight_dims;
     Tag weight_tag;
     if (g.groups == 1) {
-      weight_dims = {out_channels, in_channels};
+      weight_dims = {out_channels, filter_channels};
       weight_tag = volumetric ? Tag::oidhw : Tag::oihw;
     } else {
-      weight_dims = {g.groups, out_channels / g.groups, in_channels / g.groups};
+      weight_dims = {g.groups, out_channels / g.groups, filter_channels};
       weight_tag = volumetric ? Tag::goidhw : Tag::goihw;
     }
     weight_dims.insert(weight_dims.end(), g.kernel.begin(), g.kernel.end());
@@ -136,7 +198,12 @@ class DnnlInt8ConvKernel final : public Kernel {
       dst_zero_point_ = ZeroPoint(output.zero_point);
     }
     using Conv = dnnl::convolution_forward;
-    const dnnl::memory::desc any_src(src_user_.dims(), Type::s8, Tag::any);
+    dnnl::memory::desc any_src(src_user_.dims(), Type::s8, Tag::any);
+    if (unsigned_src_) {
+      dnnl::memory::dims dims = src_user_.dims();
+      dims[1] = g.groups * filter_channels;
+      any_src = dnnl::memory::desc(dims, Type::u8, volumetric ? Tag::ndhwc : Tag::nhwc);
+    }
     const dnnl::memory::desc any_dst(dst_user_.dims(), output.dst_type, Tag::any);
     const dnnl::memory::desc any_weights(weight_dims, Type::s8, Tag::any);
     Conv::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_src, any_weights,
@@ -146,8 +213,11 @@ class DnnlInt8ConvKernel final : public Kernel {
     src_ = pd.src_desc();
     dst_ = pd.dst_desc();
     size_t scratchpad = pd.scratchpad_desc().get_size();
-    packed_weights_ = PackConstant(*node.input(g.inputs.filter)->constant(), weights_user, pd.weights_desc());
-    if (src_ != src_user_) {
+    packed_weights_ = PackConstant(filter, split_filter.empty() ? filter.data() : split_filter.data(), weights_user,
+                                   pd.weights_desc());
+    if (unsigned_src_) {
+      // x is written by UnsignedSource, not reordered.
+    } else if (src_ != src_user_) {
       dnnl::reorder::primitive_desc reorder_pd(CpuEngine(), src_user_, CpuEngine(), src_, DnnlAttributes());
       src_reorder_ = dnnl::reorder(reorder_pd);
       scratchpad = std::max(scratchpad, reorder_pd.scratchpad_desc().get_size());
@@ -160,7 +230,7 @@ class DnnlInt8ConvKernel final : public Kernel {
     // One scratchpad region serves the three primitives, which run one after the other.
     scratchpad_ = dnnl::memory::desc({static_cast<dnnl::memory::dim>(scratchpad)}, Type::u8, Tag::a);
     src_offset_ = AlignUp(scratchpad);
-    dst_offset_ = src_offset_ + (src_reorder_ ? AlignUp(src_.get_size()) : 0);
+    dst_offset_ = src_offset_ + (src_reorder_ || unsigned_src_ ? AlignUp(src_.get_size()) : 0);
     workspace_ = dst_offset_ + (dst_reorder_ ? AlignUp(dst_.get_size()) : 0);
   }
 
@@ -170,7 +240,11 @@ class DnnlInt8ConvKernel final : public Kernel {
     char* workspace = static_cast<char*>(ctx.workspace);
     void* scratchpad = scratchpad_.get_size() > 0 ? workspace : nullptr;
     dnnl::memory src = WrapBuffer(src_user_, ctx.inputs[inputs_.x].data);
-    if (src_reorder_) {
+    if (unsigned_src_) {
+      unsigned_src_->Write(ctx.inputs[inputs_.x].as<const int8_t>(),
+                           reinterpret_cast<uint8_t*>(workspace + src_offset_));
+      src = WrapBuffer(src_, workspace + src_offset_);
+    } else if (src_reorder_) {
       dnnl::memory reordered = WrapBuffer(src_, workspace + src_offset_);
       ExecuteDnnl(label_, *src_reorder_, {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, reordered}}, scratchpad_, scratchpad);
       src = reordered;
@@ -204,6 +278,7 @@ class DnnlInt8ConvKernel final : public Kernel {
   }
 
   std::optional<dnnl::memory> zero_point_, dst_zero_point_;
+  std::optional<UnsignedSource> unsigned_src_;
   std::optional<dnnl::reorder> src_reorder_, dst_reorder_;
   size_t src_offset_ = 0, dst_offset_ = 0, workspace_ = 0;
 };

@@ -4,8 +4,10 @@
 //
 // int8 x1 runs oneDNN's int8 matmul (VNNI where the CPU has it): a constant
 // x2 is packed once, transposes are strides, batch dims broadcast, and x1's
-// zero point is a runtime zero-point attribute. int16 x1 runs a direct loop
-// accumulating in int64, saturated to int32.
+// zero point is a runtime zero-point attribute. On CPUs without VNNI, x1
+// goes in as u8 and an x2 wider than [-64, 64] (a runtime x2 always) is split
+// in two along K (int8_pair_sums.h), so the sums stay exact. int16 x1 runs a
+// direct loop accumulating in int64, saturated to int32.
 #include <limits>
 #include <optional>
 
@@ -13,6 +15,7 @@
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
+#include "device/cpu/kernels/int8_pair_sums.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
@@ -105,16 +108,100 @@ dnnl::memory::desc Desc(const Operand& op, Type type) {
   return dnnl::memory::desc(ToDnnlDims(op.dims), type, ToDnnlDims(op.strides));
 }
 
+// An operand's matrices in row-major order: each one's element offset, and
+// the row and column strides.
+struct Matrices {
+  std::vector<int64_t> offsets;
+  int64_t rows = 0, cols = 0, row_stride = 0, col_stride = 0;
+
+  explicit Matrices(const Operand& op) {
+    const size_t rank = op.dims.size();
+    rows = op.dims[rank - 2];
+    cols = op.dims[rank - 1];
+    row_stride = op.strides[rank - 2];
+    col_stride = op.strides[rank - 1];
+    offsets = {0};
+    for (size_t a = 0; a + 2 < rank; ++a) {
+      std::vector<int64_t> next;
+      for (const int64_t base : offsets) {
+        for (int64_t i = 0; i < op.dims[a]; ++i) next.push_back(base + i * op.strides[a]);
+      }
+      offsets = std::move(next);
+    }
+  }
+
+  int8_t At(const int8_t* data, size_t matrix, int64_t row, int64_t col) const {
+    return data[offsets[matrix] + row * row_stride + col * col_stride];
+  }
+};
+
+// x1 as u8 in row-major [batch..., M, K], or [batch..., M, 2K] with each row
+// taken twice when x2 is split.
+void WriteUnsignedX1(const Matrices& x1, bool doubled, const int8_t* data, uint8_t* out) {
+  const int64_t out_cols = x1.cols * (doubled ? 2 : 1);
+  const auto rows = static_cast<int64_t>(x1.offsets.size()) * x1.rows;
+#pragma omp parallel for if (rows * out_cols > kParallelGrain)
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto matrix = static_cast<size_t>(r / x1.rows);
+    uint8_t* row = out + r * out_cols;
+    for (int64_t c = 0; c < x1.cols; ++c) row[c] = ToUnsigned(x1.At(data, matrix, r % x1.rows, c));
+    if (doubled) std::copy(row, row + x1.cols, row + x1.cols);
+  }
+}
+
+// x2 in row-major [batch..., 2K, N]: the pair-safe high parts of its K rows,
+// then the low parts.
+void WriteSplitX2(const Matrices& x2, const int8_t* data, int8_t* out) {
+  for (size_t matrix = 0; matrix < x2.offsets.size(); ++matrix) {
+    int8_t* high = out + static_cast<int64_t>(matrix) * 2 * x2.rows * x2.cols;
+    int8_t* low = high + x2.rows * x2.cols;
+    for (int64_t r = 0; r < x2.rows; ++r) {
+      for (int64_t c = 0; c < x2.cols; ++c) {
+        const int8_t w = x2.At(data, matrix, r, c);
+        high[r * x2.cols + c] = PairSafeHigh(w);
+        low[r * x2.cols + c] = PairSafeLow(w);
+      }
+    }
+  }
+}
+
+// The dims with K (axis `k_axis`) doubled, row-major.
+dnnl::memory::desc DoubledKDesc(std::vector<int64_t> dims, size_t k_axis, Type type) {
+  dims[k_axis] *= 2;
+  return dnnl::memory::desc(ToDnnlDims(dims), type, ToDnnlDims(RowMajorStrides(dims)));
+}
+
 class DnnlInt8MatMulKernel final : public Kernel {
  public:
-  DnnlInt8MatMulKernel(const Node& node, const MatMulPlan& p) : label_(node.Describe()) {
+  DnnlInt8MatMulKernel(const Node& node, const MatMulPlan& p)
+      : label_(node.Describe()), x1_(p.x1), x2_(p.x2) {
     const size_t rank = p.y.size();
     src_ = Desc(p.x1, Type::s8);
-    const dnnl::memory::desc weights_user = Desc(p.x2, Type::s8);
+    dnnl::memory::desc weights_user = Desc(p.x2, Type::s8);
     const Tensor* constant_x2 = node.input(1)->constant();
+    int32_t offset_x = p.offset_x;
+    std::vector<int8_t> split_x2;
+    if (!DnnlInt8HasVnni()) {
+      unsigned_x1_ = true;
+      offset_x += kUnsignedShift;
+      if (p.k > 1) {
+        split_ = constant_x2 == nullptr ||
+                 !WeightsArePairSafe({constant_x2->data_as<int8_t>(), static_cast<size_t>(constant_x2->num_elements())});
+      }
+      if (split_) {
+        weights_user = DoubledKDesc(p.x2.dims, rank - 2, Type::s8);
+        if (constant_x2 != nullptr) {
+          split_x2.resize(weights_user.get_size());
+          WriteSplitX2(x2_, constant_x2->data_as<int8_t>(), split_x2.data());
+        }
+      }
+      src_ = split_ ? DoubledKDesc(p.x1.dims, rank - 1, Type::u8)
+                    : dnnl::memory::desc(ToDnnlDims(p.x1.dims), Type::u8, ToDnnlDims(RowMajorStrides(p.x1.dims)));
+    }
     const dnnl::memory::desc weights_build =
-        constant_x2 != nullptr ? dnnl::memory::desc(ToDnnlDims(p.x2.dims), Type::s8, dnnl::memory::format_tag::any)
-                               : weights_user;
+        constant_x2 != nullptr
+            ? dnnl::memory::desc(weights_user.dims(), Type::s8, dnnl::memory::format_tag::any)
+            : weights_user;
     dst_ = dnnl::memory::desc(ToDnnlDims(p.y), Type::s32, ToDnnlDims(RowMajorStrides(p.y)));
     if (p.has_bias) {
       std::vector<int64_t> bias_dims(rank, 1);
@@ -122,10 +209,10 @@ class DnnlInt8MatMulKernel final : public Kernel {
       bias_ = dnnl::memory::desc(ToDnnlDims(bias_dims), Type::s32, ToDnnlDims(RowMajorStrides(bias_dims)));
     }
     dnnl::primitive_attr attr = DnnlAttributes();
-    if (p.offset_x != 0) {
+    if (offset_x != 0) {
       attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       zero_point_ = dnnl::memory({{1}, Type::s32, dnnl::memory::format_tag::a}, CpuEngine());
-      *static_cast<int32_t*>(zero_point_->get_data_handle()) = p.offset_x;
+      *static_cast<int32_t*>(zero_point_->get_data_handle()) = offset_x;
     }
     const dnnl::matmul::desc desc =
         bias_ ? dnnl::matmul::desc(src_, weights_build, *bias_, dst_) : dnnl::matmul::desc(src_, weights_build, dst_);
@@ -133,15 +220,33 @@ class DnnlInt8MatMulKernel final : public Kernel {
     primitive_ = dnnl::matmul(pd);
     weights_ = pd.weights_desc();
     scratchpad_ = pd.scratchpad_desc();
-    if (constant_x2 != nullptr) packed_weights_ = PackConstant(*constant_x2, weights_user, weights_);
+    if (constant_x2 != nullptr) {
+      packed_weights_ =
+          PackConstant(*constant_x2, split_x2.empty() ? constant_x2->data() : split_x2.data(), weights_user, weights_);
+    }
+    // The workspace: oneDNN's scratchpad, then the u8 x1, then a runtime x2's split.
+    x1_offset_ = AlignUp(scratchpad_.get_size());
+    x2_offset_ = x1_offset_ + (unsigned_x1_ ? AlignUp(src_.get_size()) : 0);
+    workspace_ = x2_offset_ + (split_ && constant_x2 == nullptr ? weights_.get_size() : 0);
   }
 
-  size_t WorkspaceBytes() const override { return scratchpad_.get_size(); }
+  size_t WorkspaceBytes() const override { return workspace_; }
 
   void Run(const KernelContext& ctx) const override {
+    char* workspace = static_cast<char*>(ctx.workspace);
+    const void* x1 = ctx.inputs[0].data;
+    if (unsigned_x1_) {
+      WriteUnsignedX1(x1_, split_, static_cast<const int8_t*>(x1), reinterpret_cast<uint8_t*>(workspace + x1_offset_));
+      x1 = workspace + x1_offset_;
+    }
+    const void* x2 = ctx.inputs[1].data;
+    if (split_ && !packed_weights_) {
+      WriteSplitX2(x2_, static_cast<const int8_t*>(x2), reinterpret_cast<int8_t*>(workspace + x2_offset_));
+      x2 = workspace + x2_offset_;
+    }
     std::unordered_map<int, dnnl::memory> args = {
-        {DNNL_ARG_SRC, WrapBuffer(src_, ctx.inputs[0].data)},
-        {DNNL_ARG_WEIGHTS, packed_weights_ ? *packed_weights_ : WrapBuffer(weights_, ctx.inputs[1].data)},
+        {DNNL_ARG_SRC, WrapBuffer(src_, x1)},
+        {DNNL_ARG_WEIGHTS, packed_weights_ ? *packed_weights_ : WrapBuffer(weights_, x2)},
         {DNNL_ARG_DST, WrapBuffer(dst_, ctx.outputs[0].data)}};
     if (bias_) args.emplace(DNNL_ARG_BIAS, WrapBuffer(*bias_, ctx.inputs[2].data));
     if (zero_point_) args.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, *zero_point_);
@@ -149,7 +254,12 @@ class DnnlInt8MatMulKernel final : public Kernel {
   }
 
  private:
+  static size_t AlignUp(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
   std::string label_;
+  Matrices x1_, x2_;
+  bool unsigned_x1_ = false, split_ = false;
+  size_t x1_offset_ = 0, x2_offset_ = 0, workspace_ = 0;
   dnnl::matmul primitive_;
   dnnl::memory::desc src_, weights_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
