@@ -91,7 +91,7 @@ void ForEachChunk(int64_t count, Span&& span) {
 // Q's range [lo, hi] comes in as arguments: constant bounds let GCC turn the
 // clamp into branches that do not vectorize.
 template <typename X, typename Q>
-GE_CPU_CLONES void QuantizeSpan(const X* x, Q* y, int64_t count, double scale, double offset, double lo, double hi) {
+void QuantizeSpan(const X* x, Q* y, int64_t count, double scale, double offset, double lo, double hi) {
 #pragma omp simd
   for (int64_t i = 0; i < count; ++i) {
     y[i] = RoundToInteger<Q>(Clamp(static_cast<double>(Load(x[i])) * scale + offset, lo, hi));
@@ -108,7 +108,7 @@ class AscendQuantKernel final : public Kernel {
     const X* x = ctx.inputs[0].as<const X>();
     Q* y = ctx.outputs[0].as<Q>();
     ForEachChunk(ctx.inputs[0].num_elements(), [&](int64_t begin, int64_t end) {
-      QuantizeSpan(x + begin, y + begin, end - begin, scale_, offset_, kLowest<Q>, kHighest<Q>);
+      PerCpu([&] { QuantizeSpan(x + begin, y + begin, end - begin, scale_, offset_, kLowest<Q>, kHighest<Q>); });
     });
   }
 
@@ -212,7 +212,7 @@ inline void ScaleRun(const int32_t* x, Y* y, int64_t count, const PackedScale& p
 // The flat elements [begin, end) of x viewed as rows of `inner` elements, row
 // r scaled by scales[r % channels] (channels 1: per tensor).
 template <typename Y>
-GE_CPU_CLONES void ScaleSpan(const int32_t* x, Y* y, int64_t begin, int64_t end, int64_t inner,
+void ScaleSpan(const int32_t* x, Y* y, int64_t begin, int64_t end, int64_t inner,
                              const PackedScale* scales, int64_t channels, const ScaleBounds& bounds) {
   for (int64_t i = begin; i < end;) {
     const int64_t row = i / inner;
@@ -244,7 +244,7 @@ class PackedScaleKernel final : public Kernel {
     const ScaleBounds bounds{relu_ ? 0.0 : -std::numeric_limits<double>::infinity(), kLowest<int8_t>,
                              kHighest<int8_t>};
     ForEachChunk(layout_.outer * layout_.channels * inner, [&](int64_t begin, int64_t end) {
-      ScaleSpan(x, y, begin, end, inner, scales.data(), channels, bounds);
+      PerCpu([&] { ScaleSpan(x, y, begin, end, inner, scales.data(), channels, bounds); });
     });
   }
 
@@ -275,7 +275,7 @@ std::unique_ptr<Kernel> MakeAscendRequant(const Node& node) {
 }
 
 template <typename Q, typename Y>
-GE_CPU_CLONES void AntiQuantizeSpan(const Q* x, Y* y, int64_t count, double scale, double offset) {
+void AntiQuantizeSpan(const Q* x, Y* y, int64_t count, double scale, double offset) {
 #pragma omp simd
   for (int64_t i = 0; i < count; ++i) y[i] = Store<Y>(static_cast<float>((static_cast<double>(x[i]) + offset) * scale));
 }
@@ -290,7 +290,7 @@ class AscendAntiQuantKernel final : public Kernel {
     const Q* x = ctx.inputs[0].as<const Q>();
     Y* y = ctx.outputs[0].as<Y>();
     ForEachChunk(ctx.inputs[0].num_elements(), [&](int64_t begin, int64_t end) {
-      AntiQuantizeSpan(x + begin, y + begin, end - begin, scale_, offset_);
+      PerCpu([&] { AntiQuantizeSpan(x + begin, y + begin, end - begin, scale_, offset_); });
     });
   }
 

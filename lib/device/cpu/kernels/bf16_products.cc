@@ -53,7 +53,7 @@ size_t Aligned(size_t bytes) { return (bytes + 63) / 64 * 64; }
 }  // namespace
 
 bool NativeBf16Products() {
-  const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  const unsigned isa = DnnlIsa();
   return (isa & dnnl_cpu_isa_avx512_core_bf16) == dnnl_cpu_isa_avx512_core_bf16;
 }
 

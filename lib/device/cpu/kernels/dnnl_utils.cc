@@ -1,5 +1,6 @@
 #include "device/cpu/kernels/dnnl_utils.h"
 
+#include "device/cpu/cpu_isa.h"
 #include "device/prepacked_weights.h"
 
 #include <sys/mman.h>
@@ -25,8 +26,19 @@ void AdviseHugePages(void* data, size_t bytes) {
 }  // namespace
 
 const dnnl::engine& CpuEngine() {
-  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  // GE_MAX_CPU_ISA is checked (a bad value fails every model's compile, the
+  // engine not being made) and applied before oneDNN chooses its kernels.
+  static const dnnl::engine engine = [] {
+    CheckCpuIsaCap();
+    CapDnnlIsa();
+    return dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
   return engine;
+}
+
+unsigned DnnlIsa() {
+  CpuEngine();
+  return static_cast<unsigned>(dnnl::get_effective_cpu_isa());
 }
 
 dnnl::primitive_attr DnnlAttributes() {

@@ -18,6 +18,10 @@ namespace ge::device::cpu {
 
 const dnnl::engine& CpuEngine();
 
+// The ISA oneDNN's kernels use (a dnnl_cpu_isa_t bit set), under
+// ONEDNN_MAX_CPU_ISA and GE_MAX_CPU_ISA.
+unsigned DnnlIsa();
+
 // Attributes every primitive is built with (user scratchpad).
 dnnl::primitive_attr DnnlAttributes();
 

@@ -159,28 +159,14 @@ template <typename In, typename Out, typename Op, bool kA, bool kB>
   for (int64_t i = 0; i < count; ++i) y[i] = Store<Out>(op(Load(a[kA ? i : 0]), Load(b[kB ? i : 0])));
 }
 
+// The loop, run per CPU where that pays (cpu_clones.h), else the baseline one.
 template <typename In, typename Out, typename Op, bool kA, bool kB>
-GE_CPU_CLONES void InnerRunPerCpu(const In* a, const In* b, Out* y, int64_t count) {
-  InnerRunLoop<In, Out, Op, kA, kB>(a, b, y, count);
-}
-
-template <typename In, typename Out, typename Op, bool kA, bool kB>
-void InnerRunBaseline(const In* a, const In* b, Out* y, int64_t count) {
-  InnerRunLoop<In, Out, Op, kA, kB>(a, b, y, count);
+void InnerRun(const In* a, const In* b, Out* y, int64_t count) {
+  PerCpu<kClonesPay<In>>([&] { InnerRunLoop<In, Out, Op, kA, kB>(a, b, y, count); });
 }
 
 template <typename In, typename Out>
 using InnerRunFn = void (*)(const In*, const In*, Out*, int64_t);
-
-// The per-CPU loop where clones pay (cpu_clones.h), else the baseline one.
-template <typename In, typename Out, typename Op, bool kA, bool kB>
-constexpr InnerRunFn<In, Out> InnerRun() {
-  if constexpr (kClonesPay<In>) {
-    return InnerRunPerCpu<In, Out, Op, kA, kB>;
-  } else {
-    return InnerRunBaseline<In, Out, Op, kA, kB>;
-  }
-}
 
 template <typename In, typename Out, typename Op>
 class BinaryKernel final : public Kernel {
@@ -198,8 +184,8 @@ class BinaryKernel final : public Kernel {
       }
     }
     static constexpr InnerRunFn<In, Out> kRuns[2][2] = {
-        {InnerRun<In, Out, Op, false, false>(), InnerRun<In, Out, Op, false, true>()},
-        {InnerRun<In, Out, Op, true, false>(), InnerRun<In, Out, Op, true, true>()}};
+        {InnerRun<In, Out, Op, false, false>, InnerRun<In, Out, Op, false, true>},
+        {InnerRun<In, Out, Op, true, false>, InnerRun<In, Out, Op, true, true>}};
     const int64_t sa = layout_.inner_stride(0), sb = layout_.inner_stride(1);
     const InnerRunFn<In, Out> run = kRuns[sa][sb];
     const int64_t inner = layout_.inner();

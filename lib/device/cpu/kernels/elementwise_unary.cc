@@ -125,8 +125,9 @@ class ClipByValueKernel final : public Kernel {
     const T* x = ctx.inputs[0].as<const T>();
     const ClipOp<Compute<T>> clip{Load(*ctx.inputs[1].as<const T>()), Load(*ctx.inputs[2].as<const T>())};
     T* y = ctx.outputs[0].as<T>();
-    ForEachChunk(ctx.outputs[0].num_elements(),
-                 [&](int64_t begin, int64_t end) { UnarySpan(x + begin, y + begin, end - begin, clip); });
+    ForEachChunk(ctx.outputs[0].num_elements(), [&](int64_t begin, int64_t end) {
+      PerCpu<kClonesPay<T>>([&] { UnarySpan(x + begin, y + begin, end - begin, clip); });
+    });
   }
 };
 

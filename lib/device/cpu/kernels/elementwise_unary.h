@@ -34,9 +34,9 @@ void ForEachChunk(int64_t count, Span&& span) {
   for (int64_t c = 0; c < chunks; ++c) span(c * kParallelGrain, std::min(count, (c + 1) * kParallelGrain));
 }
 
-// The loop itself, compiled per CPU (cpu_clones.h); y may alias x.
+// The loop itself, run per CPU (cpu_clones.h); y may alias x.
 template <typename In, typename Out, typename Op>
-GE_CPU_CLONES void UnarySpan(const In* x, Out* y, int64_t count, Op op) {
+void UnarySpan(const In* x, Out* y, int64_t count, Op op) {
 #pragma omp simd
   for (int64_t i = 0; i < count; ++i) y[i] = Store<Out>(op(Load(x[i])));
 }
@@ -49,8 +49,9 @@ class UnaryKernel final : public Kernel {
   void Run(const KernelContext& ctx) const override {
     const In* x = ctx.inputs[0].as<const In>();
     Out* y = ctx.outputs[0].as<Out>();
-    ForEachChunk(ctx.outputs[0].num_elements(),
-                 [&](int64_t begin, int64_t end) { UnarySpan(x + begin, y + begin, end - begin, op_); });
+    ForEachChunk(ctx.outputs[0].num_elements(), [&](int64_t begin, int64_t end) {
+      PerCpu<kClonesPay<In>>([&] { UnarySpan(x + begin, y + begin, end - begin, op_); });
+    });
   }
 
  private:

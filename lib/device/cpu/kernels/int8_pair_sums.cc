@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <dnnl.hpp>
+#include "device/cpu/kernels/dnnl_utils.h"
 
 namespace ge::device::cpu {
 
@@ -10,7 +10,7 @@ bool DnnlInt8HasVnni() {
   // avx512_core_vnni and its successors (bf16, amx) carry this bit; avx2_vnni
   // does not, so AVX2-VNNI CPUs take the unsigned path, which is exact there too.
   constexpr unsigned kAvx512VnniBit = dnnl_cpu_isa_avx512_core_vnni & ~dnnl_cpu_isa_avx512_core;
-  const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  const unsigned isa = DnnlIsa();
   return (isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core && (isa & kAvx512VnniBit) != 0;
 }
 

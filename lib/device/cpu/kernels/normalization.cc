@@ -127,7 +127,7 @@ template <typename T>
 // high_performance (the one-pass statistics above and FastRsqrt); otherwise
 // two passes in double, and the normalization in double.
 template <typename T, bool kFast>
-GE_CPU_CLONES Moments LayerNormRow(const T* in, T* out, const T* gamma, const T* beta, int64_t cols, int64_t params,
+Moments LayerNormRow(const T* in, T* out, const T* gamma, const T* beta, int64_t cols, int64_t params,
                                    int64_t param_base, float epsilon) {
   const Moments moments = kFast ? ComputeMomentsFast(in, cols) : ComputeMoments(in, cols);
   using C = std::conditional_t<kFast, Compute<T>, double>;
@@ -168,8 +168,10 @@ class LayerNormKernel final : public Kernel {
     T* var_out = ctx.outputs.size() > 2 ? ctx.outputs[2].as<T>() : nullptr;
 #pragma omp parallel for if (rows_ * cols_ > kParallelGrain)
     for (int64_t r = 0; r < rows_; ++r) {
-      const Moments moments = LayerNormRow<T, kFast>(x + r * cols_, y + r * cols_, gamma, beta, cols_, params_,
-                                                     (r * cols_) % params_, epsilon_);
+      const Moments moments = PerCpu([&] {
+        return LayerNormRow<T, kFast>(x + r * cols_, y + r * cols_, gamma, beta, cols_, params_, (r * cols_) % params_,
+                                      epsilon_);
+      });
       // The stored mean is the one the row was normalized with.
       using C = std::conditional_t<kFast, Compute<T>, double>;
       if (mean_out != nullptr) mean_out[r] = Store<T>(static_cast<C>(moments.mean));

@@ -170,7 +170,7 @@ inline void MaxOverRow(const T* row, int64_t pad_left, T* y, int64_t begin, int6
 // window lies inside the input row; columns whose window reaches into the
 // padding, and rows of padding only, go through WindowMax.
 template <typename T, int kWidth, int kStride>
-GE_CPU_CLONES void MaxPoolPlane2D(const PoolGeometry& g, const T* in, T* out) {
+void MaxPoolPlane2D(const PoolGeometry& g, const T* in, T* out) {
   const int64_t in_h = g.in[1], in_w = g.in[2], out_h = g.out[1], out_w = g.out[2];
   const int64_t pad_left = g.pad_begin[2];
   // Columns [inner_begin, inner_end) have their whole window inside the row.
@@ -208,17 +208,22 @@ GE_CPU_CLONES void MaxPoolPlane2D(const PoolGeometry& g, const T* in, T* out) {
   }
 }
 
-// MaxPoolPlane2D for g's window, or null where it does not apply (3-D or
+template <typename T, int64_t kWidth, int64_t kStride>
+void MaxPoolPlane2DPerCpu(const PoolGeometry& g, const T* in, T* out) {
+  PerCpu([&] { MaxPoolPlane2D<T, kWidth, kStride>(g, in, out); });
+}
+
+// MaxPoolPlane2D, run per CPU, for g's window, or null where it does not apply (3-D or
 // dilated windows, other widths and strides, float16/bfloat16 elements,
 // which compare in float).
 template <typename T>
 auto MaxPoolPlane2DFor(const PoolGeometry& g) -> void (*)(const PoolGeometry&, const T*, T*) {
   if constexpr (std::is_same_v<Compute<T>, T>) {
     if (g.in[0] != 1 || g.kernel[0] != 1 || g.out[0] != 1 || g.dilation[1] != 1 || g.dilation[2] != 1) return nullptr;
-    if (g.kernel[2] == 2 && g.stride[2] == 1) return MaxPoolPlane2D<T, 2, 1>;
-    if (g.kernel[2] == 2 && g.stride[2] == 2) return MaxPoolPlane2D<T, 2, 2>;
-    if (g.kernel[2] == 3 && g.stride[2] == 1) return MaxPoolPlane2D<T, 3, 1>;
-    if (g.kernel[2] == 3 && g.stride[2] == 2) return MaxPoolPlane2D<T, 3, 2>;
+    if (g.kernel[2] == 2 && g.stride[2] == 1) return MaxPoolPlane2DPerCpu<T, 2, 1>;
+    if (g.kernel[2] == 2 && g.stride[2] == 2) return MaxPoolPlane2DPerCpu<T, 2, 2>;
+    if (g.kernel[2] == 3 && g.stride[2] == 1) return MaxPoolPlane2DPerCpu<T, 3, 1>;
+    if (g.kernel[2] == 3 && g.stride[2] == 2) return MaxPoolPlane2DPerCpu<T, 3, 2>;
   }
   return nullptr;
 }
@@ -389,7 +394,7 @@ template <typename T, typename Acc>
 }
 
 template <typename T, typename Acc, bool kMax>
-GE_CPU_CLONES void ChannelsLastPoolRow(const PoolGeometry& g, bool exclusive, const T* image, int64_t oh, Acc* acc,
+void ChannelsLastPoolRow(const PoolGeometry& g, bool exclusive, const T* image, int64_t oh, Acc* acc,
                                        T* out) {
   const int64_t top = oh * g.stride[1] - g.pad_begin[1];
   // Maxima of whole channel blocks are taken block by block; the rest of the
@@ -457,8 +462,10 @@ class ChannelsLastPoolKernel final : public Kernel {
 #pragma omp for
       for (int64_t row = 0; row < rows; ++row) {
         const T* image = x + row / g.out[1] * g.in_plane() * g.channels;
-        ChannelsLastPoolRow<T, Acc, kMax>(g, exclusive_, image, row % g.out[1], acc.data(),
-                                          y + row * g.out[2] * g.channels);
+        PerCpu([&] {
+          ChannelsLastPoolRow<T, Acc, kMax>(g, exclusive_, image, row % g.out[1], acc.data(),
+                                            y + row * g.out[2] * g.channels);
+        });
       }
     }
   }

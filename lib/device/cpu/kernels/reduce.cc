@@ -186,7 +186,7 @@ ReducePlan PlanReduce(const std::vector<int64_t>& in_dims, const std::vector<boo
 // Folds a contiguous run into acc: by the reducer's own StepRun when it has
 // one (a reassociating SIMD loop), else element by element in order.
 template <typename R, typename T>
-GE_CPU_CLONES typename R::Acc StepRun(typename R::Acc acc, const T* run, int64_t n) {
+typename R::Acc StepRun(typename R::Acc acc, const T* run, int64_t n) {
   if constexpr (requires { R::StepRun(acc, run, n); }) {
     return R::StepRun(acc, run, n);
   } else {
@@ -197,7 +197,7 @@ GE_CPU_CLONES typename R::Acc StepRun(typename R::Acc acc, const T* run, int64_t
 
 // Folds a contiguous run into as many accumulators, one per lane.
 template <typename R, typename T>
-GE_CPU_CLONES void StepLanes(typename R::Acc* acc, const T* run, int64_t n) {
+void StepLanes(typename R::Acc* acc, const T* run, int64_t n) {
 #pragma omp simd
   for (int64_t j = 0; j < n; ++j) acc[j] = R::Step(acc[j], Load(run[j]));
 }
@@ -217,7 +217,7 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
       const int64_t base = plan.outer.Offset(o);
       Acc acc = R::Init();
       for (int64_t r = 0; r < reduced; ++r) {
-        acc = StepRun<R>(acc, x + base + plan.reduced.Offset(r), inner);
+        acc = PerCpu<kClonesPay<T>>([&] { return StepRun<R>(acc, x + base + plan.reduced.Offset(r), inner); });
       }
       y[o] = Store<T>(R::Finish(acc, plan.count));
     }
@@ -226,7 +226,9 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
     for (int64_t o = 0; o < outputs; ++o) {
       const int64_t base = plan.outer.Offset(o);
       std::vector<Acc> acc(static_cast<size_t>(inner), R::Init());
-      for (int64_t r = 0; r < reduced; ++r) StepLanes<R>(acc.data(), x + base + plan.reduced.Offset(r), inner);
+      for (int64_t r = 0; r < reduced; ++r) {
+        PerCpu<kClonesPay<T>>([&] { StepLanes<R>(acc.data(), x + base + plan.reduced.Offset(r), inner); });
+      }
       T* out = y + o * inner;
       for (int64_t j = 0; j < inner; ++j) out[j] = Store<T>(R::Finish(acc[j], plan.count));
     }

@@ -61,7 +61,7 @@ struct Normalize {
 // of `axis` elements, reduced with SIMD reductions. A NaN anywhere in the
 // row makes the sum, and so every output, NaN.
 template <typename T, Mode kMode, bool kFast>
-GE_CPU_CLONES void NormalizeRow(const T* x, T* y, int64_t axis) {
+void NormalizeRow(const T* x, T* y, int64_t axis) {
   using N = Normalize<T, kMode, kFast>;
   using C = typename N::C;
   C max = N::In(x[0]);
@@ -94,7 +94,7 @@ GE_CPU_CLONES void NormalizeRow(const T* x, T* y, int64_t axis) {
 // One [axis, inner] block normalized along axis with passes over whole rows
 // of `inner` lanes; max, sum and argmax hold `inner` values each.
 template <typename T, Mode kMode, bool kFast, typename C = typename Normalize<T, kMode, kFast>::C>
-GE_CPU_CLONES void NormalizeBlock(const T* x, T* y, int64_t axis, int64_t inner, C* max, C* sum, int64_t* argmax) {
+void NormalizeBlock(const T* x, T* y, int64_t axis, int64_t inner, C* max, C* sum, int64_t* argmax) {
   using N = Normalize<T, kMode, kFast>;
   const int64_t n = inner;
   for (int64_t j = 0; j < n; ++j) {
@@ -170,10 +170,12 @@ class AxisNormalizeKernel final : public Kernel {
 #pragma omp for
       for (int64_t o = 0; o < outer_; ++o) {
         if (kMode != Mode::kHardmax && inner_ == 1) {
-          NormalizeRow<T, kMode, kFast>(x + o * block, y + o * block, axis_);
+          PerCpu([&] { NormalizeRow<T, kMode, kFast>(x + o * block, y + o * block, axis_); });
         } else {
-          NormalizeBlock<T, kMode, kFast>(x + o * block, y + o * block, axis_, inner_, max.data(), sum.data(),
-                                          argmax.data());
+          PerCpu([&] {
+            NormalizeBlock<T, kMode, kFast>(x + o * block, y + o * block, axis_, inner_, max.data(), sum.data(),
+                                            argmax.data());
+          });
         }
       }
     }
