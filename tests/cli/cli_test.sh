@@ -112,6 +112,22 @@ assert plan["feature_bytes"] == doc["memory"]["arena_bytes"], plan
       grep -q "$word" info.txt || fail "human info lacks '$word': $(cat info.txt)"
     done
     ;;
+  cpu_isa_cap)
+    # GE_MAX_CPU_ISA caps oneDNN and ge's own loops; ge info names the paths taken.
+    GE_MAX_CPU_ISA=sse41 "$ge" info "$demo" --json >sse41.json
+    check_json sse41.json '
+assert doc["cpu"] == {"loops": "baseline", "onednn": "sse41", "int8": "u8 pairs", "bf16": "emulated"}, doc["cpu"]
+'
+    GE_MAX_CPU_ISA=AVX2 "$ge" info "$demo" --json >avx2.json
+    check_json avx2.json '
+assert doc["cpu"]["loops"] in ("avx2", "baseline") and doc["cpu"]["onednn"] in ("avx2", "sse41", "avx"), doc["cpu"]
+assert doc["cpu"]["int8"] == "u8 pairs" and doc["cpu"]["bf16"] == "emulated", doc["cpu"]
+'
+    GE_MAX_CPU_ISA=sse41 "$ge" info "$demo" >info.txt
+    grep -q "^cpu .*loops baseline, oneDNN sse41, int8 u8 pairs, bf16 emulated" info.txt ||
+      fail "human info lacks the cpu line: $(cat info.txt)"
+    expect_failure 1 "GE_MAX_CPU_ISA is 'avx3'; valid values: SSE41, AVX, AVX2" env GE_MAX_CPU_ISA=avx3 "$ge" run "$demo"
+    ;;
   info_gem)
     "$ge" compile --model "$demo" --output demo.gem >/dev/null
     "$ge" info demo.gem --json >info.json

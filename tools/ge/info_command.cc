@@ -1,5 +1,6 @@
 // ge info MODEL: describes a model: inputs, outputs, ops, memory plan, pass
-// timings and, for a .gem, the versions recorded in its header.
+// timings, the CPU paths its kernels take and, for a .gem, the versions
+// recorded in its header.
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -7,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "ge/cpu_paths.h"
 #include "ge/impl_mode_report.h"
 #include "ge/plan_summary.h"
 #include "gem_header.h"
@@ -40,6 +42,13 @@ void PrintJson(const std::string& path, const LoadedModel& loaded, const std::op
   json.Key("model").String(path);
   json.Key("format").String(loaded.format == ModelFormat::kGem ? "gem" : "onnx");
   json.Key("device").String(model.device_name());
+  if (model.device_name() == "cpu") {
+    const CpuPaths cpu = DescribeCpuPaths();
+    json.Key("cpu").BeginObject();
+    json.Key("loops").String(cpu.loops).Key("onednn").String(cpu.onednn);
+    json.Key("int8").String(cpu.int8).Key("bf16").String(cpu.bf16);
+    json.EndObject();
+  }
   if (header) {
     json.Key("gem").BeginObject();
     json.Key("format_version").Int(header->format_version);
@@ -83,6 +92,11 @@ void PrintHuman(const std::string& path, const LoadedModel& loaded, const std::o
   const CompiledModel& model = *loaded.model;
   std::printf("model     %s (%s, device %s)\n", path.c_str(), loaded.format == ModelFormat::kGem ? "gem" : "onnx",
               model.device_name().c_str());
+  if (model.device_name() == "cpu") {
+    const CpuPaths cpu = DescribeCpuPaths();
+    std::printf("cpu       loops %s, oneDNN %s, int8 %s, bf16 %s (docs/cpu-kernels.md)\n", cpu.loops.c_str(),
+                cpu.onednn.c_str(), cpu.int8.c_str(), cpu.bf16.c_str());
+  }
   if (header) {
     std::printf("gem       format version %u, written by %s for %s (%s)\n", header->format_version,
                 header->producer.c_str(), header->target_device.c_str(), header->isa.c_str());
@@ -138,7 +152,7 @@ const Command& InfoCommand() {
   static const Command command{
       {"info",
        "MODEL",
-       "Describes a model (.onnx or .gem): inputs, outputs, ops, memory plan, pass timings, .gem versions.",
+       "Describes a model (.onnx or .gem): inputs, outputs, ops, memory plan, CPU paths, pass timings, .gem versions.",
        {{"json", "", false, "print one JSON object instead of the report"}}},
       &Info};
   return command;

@@ -89,6 +89,16 @@ const char* CpuLevelName(CpuLevel level) {
   return "baseline";
 }
 
+std::string DnnlIsaName(unsigned isa) {
+  std::string name = "none";
+  for (const IsaName& known : kIsaNames) {
+    const auto bits = static_cast<unsigned>(known.dnnl);
+    if (known.dnnl != dnnl::cpu_isa::all && (isa & bits) == bits) name = known.name;
+  }
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name;
+}
+
 void CheckCpuIsaCap() {
   const Cap& cap = ReadCap();
   if (!cap.value || cap.isa != nullptr) return;

@@ -22,6 +22,10 @@ CpuLevel ActiveCpuLevel();
 
 const char* CpuLevelName(CpuLevel level);
 
+// A oneDNN ISA (a dnnl_cpu_isa_t value) by its ONEDNN_MAX_CPU_ISA name, in
+// lower case: the largest named ISA it includes.
+std::string DnnlIsaName(unsigned isa);
+
 // Throws Error(kInvalidArgument) naming GE_MAX_CPU_ISA, its value and the
 // valid values, when it is set to something else.
 void CheckCpuIsaCap();
