@@ -3,12 +3,17 @@
 # first in the default build, then under AddressSanitizer + UndefinedBehaviorSanitizer
 # (bad input must give an error, never a crash or a leak), then the Ascend
 # backend against the ACL emulator, also under the sanitizers (docs/ascend.md).
+# The default build's tests run three times: on every instruction set this CPU
+# has, then with oneDNN and ge's own kernels capped to AVX2 and to SSE4.1
+# (GE_MAX_CPU_ISA, docs/cpu-kernels.md), the CPUs most users have.
 # ctest ends each run with "N% tests passed, M tests failed out of T".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/build.sh default
 ctest --preset default
+ctest --preset avx2
+ctest --preset sse41
 
 bash scripts/build.sh asan
 ctest --preset asan
