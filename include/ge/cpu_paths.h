@@ -22,4 +22,11 @@ struct CpuPaths {
 // Throws Error(kInvalidArgument) when GE_MAX_CPU_ISA names no ISA.
 CpuPaths DescribeCpuPaths();
 
+// True when int8 products on a CPU with the instruction set `isa` use VNNI:
+// `isa` takes GE_MAX_CPU_ISA's names (AVX2, AVX512_CORE_VNNI, ..., any
+// case), empty meaning this machine as capped. Without VNNI, filters inside
+// [-64, 64] multiply once, wider ones twice. Throws Error(kInvalidArgument)
+// naming `option` and the valid names for an unknown one.
+bool Int8UsesVnni(const std::string& isa, const std::string& option);
+
 }  // namespace ge

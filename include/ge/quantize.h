@@ -39,6 +39,12 @@ struct QuantizeOptions {
   std::string record_in;
   // Where to write the factors (protobuf text); empty: not written.
   std::string record_out;
+  // The instruction set of the CPU the model will run on, by GE_MAX_CPU_ISA's
+  // names (AVX2, AVX512_CORE_VNNI, ...); empty: this machine's, as capped.
+  // Without VNNI, Conv2D filters are quantized to 7 bits unless the config
+  // sets quant_bits: the int8 kernels then multiply them once, not twice
+  // (docs/quantization.md).
+  std::string target_isa;
   // Merge AscendDequant -> AscendQuant chains into AscendRequant.
   bool requant_fusion = true;
   // When set, layers below layer_cosine climb the fallback ladder until every

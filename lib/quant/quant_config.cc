@@ -229,6 +229,10 @@ LayerQuantConfig QuantConfig::ForLayer(const std::string& layer_name,
 
   LayerQuantConfig cfg;
   ApplyCalibration(*chosen, config_->activation_offset(), &cfg);
+  if (!chosen->arq_quantize().has_quant_bits() && has_type("Conv2D") && cfg.dst_type() == QuantDType::kInt8 &&
+      !cfg.weight_compress_only) {
+    cfg.arq.quant_bits = default_conv_weight_bits_;
+  }
   cfg.skip_fusion = !config_->do_fusion() || Contains(config_->skip_fusion_layers(), layer_name);
   if (Contains(config_->skip_layers(), layer_name)) {
     cfg.skip = true;

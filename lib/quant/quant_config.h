@@ -53,10 +53,18 @@ class QuantConfig {
   // Adds `name` to skip_layers unless it is there.
   void AddSkipLayer(const std::string& name);
 
+  // The ARQ quant_bits of Conv2D layers with INT8 activations whose
+  // calibration block leaves it unset (the schema's default is 8). Quantize
+  // sets 7 for a CPU without VNNI: its int8 kernels then multiply the filters
+  // once instead of twice (device/cpu/kernels/int8_pair_sums.h). INT16
+  // activations run a kernel that gains nothing from it.
+  void SetDefaultConvWeightBits(int bits) { default_conv_weight_bits_ = bits; }
+
   const proto::AMCTConfig& proto() const { return *config_; }
 
  private:
   std::unique_ptr<proto::AMCTConfig> config_;
+  int default_conv_weight_bits_ = 8;
 };
 
 // Parses and validates config text; `origin` (usually the file name) starts

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ge/cpu_paths.h"
 #include "ge/error.h"
 #include "passes/impl_mode_ini.h"
 #include "quant/auto_fallback.h"
@@ -97,7 +98,8 @@ void FillLists(const std::vector<QuantLayer>& layers, const std::vector<Fallback
 }  // namespace
 
 QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options) {
-  const QuantConfig config = options.config_path.empty() ? QuantConfig() : LoadQuantConfig(options.config_path);
+  QuantConfig config = options.config_path.empty() ? QuantConfig() : LoadQuantConfig(options.config_path);
+  if (!Int8UsesVnni(options.target_isa, "target ISA")) config.SetDefaultConvWeightBits(7);
   std::unique_ptr<Graph> prepared = PrepareFloatGraph(float_graph, options.compile_options);
   CheckLayerNames(config, *prepared, options.config_path);
   std::vector<QuantLayer> layers = PlanQuantLayers(*prepared, config);

@@ -60,6 +60,33 @@ assert doc["output_bytes"] > 0 and doc["fallback"] == []
     grep -q 'decision' quantize.txt || fail "no table header: $(cat quantize.txt)"
     grep -q 'output cosine 0\.99' quantize.txt || fail "no output cosine summary: $(cat quantize.txt)"
     ;;
+  quantize_target_isa)
+    # For a CPU without VNNI the Conv2D filters are quantized to 7 bits (the
+    # int8 kernels then multiply them once); with VNNI they keep 8.
+    write_calibration calib 1
+    "$ge" quantize "$demo" --calib-data calib -o avx2.gem --record avx2.txt --target-isa avx2 --json >avx2.json
+    "$ge" quantize "$demo" --calib-data calib -o vnni.gem --record vnni.txt --target-isa AVX512_CORE_VNNI \
+      --json >vnni.json
+    [[ $(grep -c 'wts_type: "INT7"' avx2.txt) == 2 ]] || fail "expected two INT7 Conv2D layers: $(cat avx2.txt)"
+    ! grep -q 'INT7' vnni.txt || fail "VNNI target got 7-bit weights: $(cat vnni.txt)"
+    check_json avx2.json 'assert doc["output_cosine"] > 0.99, doc["output_cosine"]'
+    # The model runs on this CPU whatever it has, and gives the same output under any cap (the int8 sums
+    # exactly; the float ops around them may round differently per instruction set).
+    "$ge" run avx2.gem --loop 1 --output-dir native >/dev/null
+    GE_MAX_CPU_ISA=SSE41 "$ge" run avx2.gem --loop 1 --output-dir capped >/dev/null
+    python3 - native/probabilities.npy capped/probabilities.npy <<'PY' || fail "the output differs under GE_MAX_CPU_ISA=SSE41"
+import struct, sys
+def floats(path):
+    data = open(path, "rb").read()
+    start = 10 + struct.unpack("<H", data[8:10])[0]
+    return struct.unpack("<%df" % ((len(data) - start) // 4), data[start:])
+a, b = floats(sys.argv[1]), floats(sys.argv[2])
+assert len(a) == len(b) == 10 and max(abs(x - y) for x, y in zip(a, b)) < 1e-5, (a, b)
+PY
+    expect_failure 1 "--target-isa is 'avx9'; valid values: SSE41" "$ge" quantize "$demo" --calib-data calib \
+      -o bad.gem --target-isa avx9
+    [[ ! -e bad.gem ]] || fail "bad.gem written despite the error"
+    ;;
   quantize_errors)
     write_calibration calib 1
     expect_failure 2 'calib-data' "$ge" quantize --model "$demo" --output q.gem

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "file_checks.h"
 #include "file_writer.h"
+#include "ge/cpu_paths.h"
 #include "ge/error.h"
 #include "ge/onnx_importer.h"
 #include "ge/quantize.h"
@@ -128,6 +129,8 @@ int Quantize(const ParsedArgs& args) {
   options.record_in = args.Value("from-record");
   options.record_out = args.Value("record");
   options.requant_fusion = !args.Has("no-requant-fusion");
+  options.target_isa = args.Value("target-isa");
+  if (!options.target_isa.empty()) Int8UsesVnni(options.target_isa, "--target-isa");  // one error line naming the flag
   options.layer_cosine = ParseCosine(args, "layer-cosine", 0.99);
   if (args.Has("target-cosine")) options.target_output_cosine = ParseCosine(args, "target-cosine", 0.99);
   if (args.Has("calib-data")) {
@@ -172,6 +175,9 @@ std::vector<FlagSpec> QuantizeFlags() {
            "climb the fallback ladder until the output cosine reaches C (and every layer --layer-cosine)"},
           {"layer-cosine", "C", false, "the per-layer cosine gate of the fallback ladder (default 0.99)"},
           {"no-requant-fusion", "", false, "keep AscendDequant -> AscendQuant pairs (layer-wise comparison)"},
+          {"target-isa", "ISA", false,
+           "the CPU the model will run on (AVX2, AVX512_CORE_VNNI, ...); without VNNI, 7-bit Conv2D weights; "
+           "default: this one"},
           {"report-dir", "DIR", false,
            "write quant_config.txt, record.txt, compare.csv, op_precision.ini and keep_dtype.cfg here"},
           kThreadsFlag,

@@ -35,6 +35,15 @@ constexpr std::array kIsaNames = {
     IsaName{"ALL", dnnl::cpu_isa::all, CpuLevel::kAvx512},
 };
 
+const IsaName* FindIsa(std::string_view name) {
+  std::string upper(name);
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  for (const IsaName& isa : kIsaNames) {
+    if (isa.name == upper) return &isa;
+  }
+  return nullptr;
+}
+
 // The cap as set: nullopt when unset; a null entry when set to an unknown name.
 struct Cap {
   std::optional<std::string> value;
@@ -47,11 +56,7 @@ const Cap& ReadCap() {
     const char* value = std::getenv(kVariable);
     if (value == nullptr || *value == '\0') return read;
     read.value = value;
-    std::string upper(value);
-    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-    for (const IsaName& isa : kIsaNames) {
-      if (isa.name == upper) read.isa = &isa;
-    }
+    read.isa = FindIsa(value);
     return read;
   }();
   return cap;
@@ -99,13 +104,23 @@ std::string DnnlIsaName(unsigned isa) {
   return name;
 }
 
+std::optional<unsigned> DnnlIsaNamed(std::string_view name) {
+  const IsaName* isa = FindIsa(name);
+  if (isa == nullptr) return std::nullopt;
+  return static_cast<unsigned>(isa->dnnl);
+}
+
+std::string IsaNames() {
+  std::string names;
+  for (const IsaName& isa : kIsaNames) names += fmt::format("{}{}", names.empty() ? "" : ", ", isa.name);
+  return names;
+}
+
 void CheckCpuIsaCap() {
   const Cap& cap = ReadCap();
   if (!cap.value || cap.isa != nullptr) return;
-  std::string valid;
-  for (const IsaName& isa : kIsaNames) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", isa.name);
   throw Error(ErrorCode::kInvalidArgument,
-              fmt::format("environment variable {} is '{}'; valid values: {}", kVariable, *cap.value, valid));
+              fmt::format("environment variable {} is '{}'; valid values: {}", kVariable, *cap.value, IsaNames()));
 }
 
 void CapDnnlIsa() {

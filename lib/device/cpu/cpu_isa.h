@@ -9,7 +9,9 @@
 // variable unset, ONEDNN_MAX_CPU_ISA (if set) still caps oneDNN alone.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ge::device::cpu {
 
@@ -25,6 +27,11 @@ const char* CpuLevelName(CpuLevel level);
 // A oneDNN ISA (a dnnl_cpu_isa_t value) by its ONEDNN_MAX_CPU_ISA name, in
 // lower case: the largest named ISA it includes.
 std::string DnnlIsaName(unsigned isa);
+
+// The oneDNN ISA (a dnnl_cpu_isa_t value) of a GE_MAX_CPU_ISA name, any
+// case; nullopt for an unknown name. IsaNames() lists the valid ones.
+std::optional<unsigned> DnnlIsaNamed(std::string_view name);
+std::string IsaNames();
 
 // Throws Error(kInvalidArgument) naming GE_MAX_CPU_ISA, its value and the
 // valid values, when it is set to something else.

@@ -25,6 +25,8 @@ namespace ge::device::cpu {
 // True when oneDNN's int8 kernels on this CPU (under ONEDNN_MAX_CPU_ISA and
 // GE_MAX_CPU_ISA) multiply with AVX-512 VNNI: s8 activations are exact as they are.
 bool DnnlInt8HasVnni();
+// The same for a oneDNN ISA (a dnnl_cpu_isa_t value).
+bool Int8HasVnni(unsigned dnnl_isa);
 
 // The largest |weight| whose u8 x s8 pair sums cannot saturate int16.
 inline constexpr int kPairSafeWeight = 64;
