@@ -2,10 +2,12 @@
 
 #include <omp.h>
 
+#include "runtime/usable_cores.h"
+
 namespace ge::runtime {
 
 ScopedIntraOpThreads::ScopedIntraOpThreads(int threads) : previous_(omp_get_max_threads()) {
-  omp_set_num_threads(threads > 0 ? threads : omp_get_num_procs());
+  omp_set_num_threads(threads > 0 ? threads : UsableCores());
 }
 
 ScopedIntraOpThreads::~ScopedIntraOpThreads() { omp_set_num_threads(previous_); }

@@ -11,7 +11,7 @@ namespace ge::runtime {
 
 class ScopedIntraOpThreads {
  public:
-  // threads <= 0: every core.
+  // threads <= 0: every core the process may use (UsableCores).
   explicit ScopedIntraOpThreads(int threads);
   ~ScopedIntraOpThreads();
   ScopedIntraOpThreads(const ScopedIntraOpThreads&) = delete;

@@ -6,7 +6,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -14,6 +13,7 @@
 
 #include "ge/error.h"
 #include "graph/closest_name.h"
+#include "runtime/usable_cores.h"
 
 namespace ge::runtime {
 namespace {
@@ -195,7 +195,7 @@ const std::map<std::string, OptionParser>& Parsers() {
 
 }  // namespace
 
-size_t DefaultRunConcurrency() { return std::max(1u, std::thread::hardware_concurrency()); }
+size_t DefaultRunConcurrency() { return static_cast<size_t>(UsableCores()); }
 
 RuntimeOptions ParseOptions(const Options& options) {
   RuntimeOptions parsed;

@@ -20,8 +20,8 @@
 
 namespace ge::runtime {
 
-// The default bound on concurrent runs (arenas, async workers): the number of
-// hardware threads, since runs beyond it only queue for cores.
+// The default bound on concurrent runs (arenas, async workers): the cores the
+// process may use (UsableCores), since runs beyond it only queue for cores.
 size_t DefaultRunConcurrency();
 
 struct RuntimeOptions {

@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/usable_cores.h"
+
 namespace ge::runtime {
 namespace {
 
@@ -56,7 +58,7 @@ void RunOnWorker(std::function<void()> task) { Pool().Run(std::move(task)); }
 
 namespace {
 
-int BudgetThreads(int intra_op_threads) { return intra_op_threads > 0 ? intra_op_threads : omp_get_num_procs(); }
+int BudgetThreads(int intra_op_threads) { return intra_op_threads > 0 ? intra_op_threads : UsableCores(); }
 
 }  // namespace
 

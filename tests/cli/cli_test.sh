@@ -15,7 +15,7 @@ readonly run_checks='
 for key in ("latency_ms", "peak_rss_mb", "baseline_rss_mb", "memory", "outputs", "compile_ms"):
     assert key in doc, f"missing key {key}"
 lat = doc["latency_ms"]
-assert 0 < lat["min"] <= lat["median"] <= lat["p90"], lat
+assert 0 < lat["min"] <= lat["median"] <= lat["p90"] <= lat["p99"], lat
 assert 0 < doc["baseline_rss_mb"] <= doc["peak_rss_mb"], doc
 mem = doc["memory"]
 for key in ("const_bytes", "arena_bytes", "no_reuse_bytes", "lower_bound_bytes"):

@@ -11,7 +11,7 @@ namespace ge::cli {
 
 inline const FlagSpec kOptionFlag{"option", "KEY=VALUE", true, "a ge.* compile option (docs/options.md)"};
 inline const FlagSpec kThreadsFlag{"threads", "N", false,
-                                   "intra-op threads (ge.exec.intraOpThreads; default: all cores)"};
+                                   "intra-op threads (ge.exec.intraOpThreads; default: the cores it may use)"};
 
 // ATC's precision flags (`ge compile`), each setting one ge.* option
 // (docs/precision.md).

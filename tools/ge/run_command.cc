@@ -34,6 +34,7 @@ constexpr size_t kShownValues = 5;
 struct LatencyStats {
   double median = 0;
   double p90 = 0;
+  double p99 = 0;
   double min = 0;
 };
 
@@ -44,7 +45,7 @@ LatencyStats Summarize(std::vector<double> samples) {
     const size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(samples.size())));
     return samples[std::clamp<size_t>(rank, 1, samples.size()) - 1];
   };
-  return {percentile(0.5), percentile(0.9), samples.front()};
+  return {percentile(0.5), percentile(0.9), percentile(0.99), samples.front()};
 }
 
 // Peak resident set of this process so far; Linux reports ru_maxrss in KiB.
@@ -106,6 +107,7 @@ void PrintJson(const LoadedModel& loaded, const RunResult& run, const LatencySta
   json.Key("latency_ms").BeginObject();
   json.Key("median").Number(latency.median);
   json.Key("p90").Number(latency.p90);
+  json.Key("p99").Number(latency.p99);
   json.Key("min").Number(latency.min);
   json.EndObject();
   json.Key("runs").Int(static_cast<int64_t>(run.latencies_ms.size()));

@@ -3,13 +3,14 @@ import ctypes
 import functools
 from ctypes import POINTER, c_char_p, c_float, c_int, c_int32, c_int64, c_size_t, c_uint32, c_void_p
 
-from ge import _find_library
+from ge import _find_library, _openmp_wait
 from ge.errors import error_for
 
 # The ABI major this package is written for (GE_C_ABI_MAJOR) and the least minor it needs.
 ABI_MAJOR = 0
 ABI_MINOR = 2
 
+_openmp_wait.bound_spinning()
 lib = _find_library.load(f"libge_c.so.{ABI_MAJOR}")
 
 handle = c_void_p
