@@ -79,15 +79,6 @@ inline Q RoundToInteger(double v) {
   return static_cast<Q>(std::bit_cast<int64_t>(v + kRoundingShift));
 }
 
-// Calls span(begin, end) over [0, count) in chunks of kParallelGrain
-// elements, on the OpenMP threads when there is more than one chunk.
-template <typename Span>
-void ForEachChunk(int64_t count, Span&& span) {
-  const int64_t chunks = (count + kParallelGrain - 1) / kParallelGrain;
-#pragma omp parallel for if (chunks > 1)
-  for (int64_t c = 0; c < chunks; ++c) span(c * kParallelGrain, std::min(count, (c + 1) * kParallelGrain));
-}
-
 // Q's range [lo, hi] comes in as arguments: constant bounds let GCC turn the
 // clamp into branches that do not vectorize.
 template <typename X, typename Q>

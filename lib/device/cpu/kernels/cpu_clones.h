@@ -8,7 +8,10 @@
 //
 // PerCpu([&] { return Loop(args...); }) inlines the lambda and all it calls
 // into a function compiled for the level (flatten), where the loops are
-// vectorized; the dispatch is one predictable branch per call. Pass loops
+// vectorized; the dispatch is one predictable branch per call. Keep the loop
+// in a function that takes its operands by value: written in the lambda, it
+// would read them through the closure, and stores that may alias it (bytes
+// alias anything) stop the vectorizer. Pass loops
 // that hold the whole hot loop, not one element. Loops inside must not use
 // OpenMP threads (the outlined body would be compiled for the baseline only):
 // call PerCpu per chunk from a parallel loop outside. Other compilers and

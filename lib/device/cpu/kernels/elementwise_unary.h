@@ -25,15 +25,6 @@ Op MakeOp(const Node& node) {
   }
 }
 
-// Calls span(begin, end) over [0, count) in chunks of kParallelGrain
-// elements, on the OpenMP threads when there is more than one chunk.
-template <typename Span>
-void ForEachChunk(int64_t count, Span&& span) {
-  const int64_t chunks = (count + kParallelGrain - 1) / kParallelGrain;
-#pragma omp parallel for if (chunks > 1)
-  for (int64_t c = 0; c < chunks; ++c) span(c * kParallelGrain, std::min(count, (c + 1) * kParallelGrain));
-}
-
 // The loop itself, run per CPU (cpu_clones.h); y may alias x.
 template <typename In, typename Out, typename Op>
 void UnarySpan(const In* x, Out* y, int64_t count, Op op) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/dnnl_utils.h"
 
 namespace ge::device::cpu {
@@ -14,6 +15,22 @@ bool Int8HasVnni(unsigned isa) {
 }
 
 bool DnnlInt8HasVnni() { return Int8HasVnni(DnnlIsa()); }
+
+namespace {
+
+// Takes its operands by value: a loop written inside PerCpu's lambda would
+// read them through the closure, and its byte stores may alias the closure,
+// so nothing would vectorize.
+void ToUnsignedLoop(const int8_t* x, uint8_t* y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = ToUnsigned(x[i]);
+}
+
+}  // namespace
+
+void ToUnsignedSpan(const int8_t* x, uint8_t* y, int64_t n) {
+  PerCpu([&] { ToUnsignedLoop(x, y, n); });
+}
 
 bool WeightsArePairSafe(std::span<const int8_t> weights) {
   return std::all_of(weights.begin(), weights.end(),

@@ -42,4 +42,7 @@ inline int8_t PairSafeLow(int8_t w) { return static_cast<int8_t>(w - PairSafeHig
 inline uint8_t ToUnsigned(int8_t x) { return static_cast<uint8_t>(static_cast<uint8_t>(x) ^ 0x80u); }
 inline constexpr int32_t kUnsignedShift = 128;
 
+// y[i] = ToUnsigned(x[i]) for n elements, vectorized per CPU.
+void ToUnsignedSpan(const int8_t* x, uint8_t* y, int64_t n);
+
 }  // namespace ge::device::cpu

@@ -2,6 +2,7 @@
 // node, reading normalized attributes, dtype dispatch and registration.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -19,6 +20,15 @@ namespace ge::device::cpu {
 // Loops with fewer elements than this run on one thread: below it, waking the
 // OpenMP team costs more than the work.
 inline constexpr int64_t kParallelGrain = 1 << 15;
+
+// Calls span(begin, end) over [0, count) in chunks of kParallelGrain
+// elements, on the OpenMP threads when there is more than one chunk.
+template <typename Span>
+void ForEachChunk(int64_t count, Span&& span) {
+  const int64_t chunks = (count + kParallelGrain - 1) / kParallelGrain;
+#pragma omp parallel for if (chunks > 1)
+  for (int64_t c = 0; c < chunks; ++c) span(c * kParallelGrain, std::min(count, (c + 1) * kParallelGrain));
+}
 
 // Throws ge::Error prefixed with node.Describe() ("node 'conv1' (Conv2D): ...").
 [[noreturn]] void Fail(const Node& node, ErrorCode code, std::string_view message);

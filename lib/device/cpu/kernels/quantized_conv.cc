@@ -104,20 +104,23 @@ struct UnsignedSource {
   int64_t bytes() const { return batch * spatial * channels * (doubled ? 2 : 1); }
 
   void Write(const int8_t* x, uint8_t* out) const {
+    if (channels_last && !doubled) {
+      // The common case (QuantConv2D after the nhwc_layout pass): one flat pass.
+      ForEachChunk(bytes(), [&](int64_t begin, int64_t end) { ToUnsignedSpan(x + begin, out + begin, end - begin); });
+      return;
+    }
     const int64_t out_channels = channels * (doubled ? 2 : 1);
+    const int64_t channel_stride = channels_last ? 1 : spatial;
+    const int64_t groups = channels / group_channels;
 #pragma omp parallel for if (bytes() > kParallelGrain)
     for (int64_t pixel = 0; pixel < batch * spatial; ++pixel) {
       const int64_t n = pixel / spatial, s = pixel % spatial;
+      const int8_t* in = channels_last ? x + pixel * channels : x + n * channels * spatial + s;
       uint8_t* row = out + pixel * out_channels;
-      for (int64_t c = 0; c < channels; ++c) {
-        const int8_t v = channels_last ? x[pixel * channels + c] : x[(n * channels + c) * spatial + s];
-        if (!doubled) {
-          row[c] = ToUnsigned(v);
-        } else {
-          const int64_t group = c / group_channels, i = c % group_channels;
-          row[group * 2 * group_channels + i] = ToUnsigned(v);
-          row[(group * 2 + 1) * group_channels + i] = ToUnsigned(v);
-        }
+      for (int64_t group = 0; group < groups; ++group) {
+        uint8_t* high = row + group * (doubled ? 2 : 1) * group_channels;
+        for (int64_t i = 0; i < group_channels; ++i) high[i] = ToUnsigned(in[(group * group_channels + i) * channel_stride]);
+        if (doubled) std::copy(high, high + group_channels, high + group_channels);
       }
     }
   }

@@ -142,9 +142,13 @@ void WriteUnsignedX1(const Matrices& x1, bool doubled, const int8_t* data, uint8
   const auto rows = static_cast<int64_t>(x1.offsets.size()) * x1.rows;
 #pragma omp parallel for if (rows * out_cols > kParallelGrain)
   for (int64_t r = 0; r < rows; ++r) {
-    const auto matrix = static_cast<size_t>(r / x1.rows);
+    const int8_t* in = data + x1.offsets[static_cast<size_t>(r / x1.rows)] + (r % x1.rows) * x1.row_stride;
     uint8_t* row = out + r * out_cols;
-    for (int64_t c = 0; c < x1.cols; ++c) row[c] = ToUnsigned(x1.At(data, matrix, r % x1.rows, c));
+    if (x1.col_stride == 1) {
+      ToUnsignedSpan(in, row, x1.cols);
+    } else {
+      for (int64_t c = 0; c < x1.cols; ++c) row[c] = ToUnsigned(in[c * x1.col_stride]);
+    }
     if (doubled) std::copy(row, row + x1.cols, row + x1.cols);
   }
 }
