@@ -79,8 +79,9 @@ inline Q RoundToInteger(double v) {
   return static_cast<Q>(std::bit_cast<int64_t>(v + kRoundingShift));
 }
 
-// Q's range [lo, hi] comes in as arguments: constant bounds let GCC turn the
-// clamp into branches that do not vectorize.
+// Q's range [lo, hi] comes in as arguments, and the kernels pass them from
+// members: constant bounds, propagated into the loop (PerCpu inlines it into
+// its caller), let GCC turn the clamp into branches that do not vectorize.
 template <typename X, typename Q>
 void QuantizeSpan(const X* x, Q* y, int64_t count, double scale, double offset, double lo, double hi) {
 #pragma omp simd
@@ -99,12 +100,13 @@ class AscendQuantKernel final : public Kernel {
     const X* x = ctx.inputs[0].as<const X>();
     Q* y = ctx.outputs[0].as<Q>();
     ForEachChunk(ctx.inputs[0].num_elements(), [&](int64_t begin, int64_t end) {
-      PerCpu([&] { QuantizeSpan(x + begin, y + begin, end - begin, scale_, offset_, kLowest<Q>, kHighest<Q>); });
+      PerCpu([&] { QuantizeSpan(x + begin, y + begin, end - begin, scale_, offset_, lo_, hi_); });
     });
   }
 
  private:
   double scale_, offset_;
+  double lo_ = kLowest<Q>, hi_ = kHighest<Q>;  // see QuantizeSpan
 };
 
 std::unique_ptr<Kernel> MakeAscendQuant(const Node& node) {
@@ -223,7 +225,9 @@ template <typename Y>
 class PackedScaleKernel final : public Kernel {
  public:
   PackedScaleKernel(AxisLayout layout, bool sqrt_mode, bool relu)
-      : layout_(layout), sqrt_mode_(sqrt_mode), relu_(relu) {}
+      : layout_(layout),
+        sqrt_mode_(sqrt_mode),
+        bounds_{relu ? 0.0 : -std::numeric_limits<double>::infinity(), kLowest<int8_t>, kHighest<int8_t>} {}
 
   void Run(const KernelContext& ctx) const override {
     const uint64_t* words = ctx.inputs[1].as<const uint64_t>();
@@ -232,16 +236,15 @@ class PackedScaleKernel final : public Kernel {
     const int32_t* x = ctx.inputs[0].as<const int32_t>();
     Y* y = ctx.outputs[0].as<Y>();
     const int64_t inner = layout_.inner, channels = scales.size() == 1 ? 1 : layout_.channels;
-    const ScaleBounds bounds{relu_ ? 0.0 : -std::numeric_limits<double>::infinity(), kLowest<int8_t>,
-                             kHighest<int8_t>};
     ForEachChunk(layout_.outer * layout_.channels * inner, [&](int64_t begin, int64_t end) {
-      PerCpu([&] { ScaleSpan(x, y, begin, end, inner, scales.data(), channels, bounds); });
+      PerCpu([&] { ScaleSpan(x, y, begin, end, inner, scales.data(), channels, bounds_); });
     });
   }
 
  private:
   AxisLayout layout_;
-  bool sqrt_mode_, relu_;
+  bool sqrt_mode_;
+  ScaleBounds bounds_;  // a member, not constants in Run (see QuantizeSpan)
 };
 
 std::unique_ptr<Kernel> MakeAscendDequant(const Node& node) {
