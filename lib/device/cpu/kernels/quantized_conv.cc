@@ -8,11 +8,12 @@
 // zero-point attribute, and since oneDNN's fast int8 kernels want channels
 // last, x and y pass through reorders to and from plain NCHW tensors (a
 // QuantConv2D that the nhwc_layout pass moved to NHWC needs none). On CPUs
-// without VNNI, x goes in as u8 and a filter wider than [-64, 64] is split in
-// two along the input channels (int8_pair_sums.h), so the sums stay exact. Everything else (int16 x, a runtime filter, the transposed
-// convolution) runs the direct kernel of direct_conv.cc on the operands
-// widened to double, which is exact: every partial sum is an integer far
-// below 2^53. The int32 result saturates.
+// without VNNI, x goes in as u8 (written channels last by the kernel) and a
+// filter wider than [-64, 64] is split in two along the input channels
+// (int8_pair_sums.h), so the sums stay exact. Everything else (int16 x, a
+// runtime filter, the transposed convolution) runs the direct kernel of
+// direct_conv.cc on the operands widened to double, which is exact: every
+// partial sum is an integer far below 2^53. The int32 result saturates.
 #include <bit>
 #include <limits>
 #include <optional>
@@ -119,7 +120,8 @@ struct UnsignedSource {
       uint8_t* row = out + pixel * out_channels;
       for (int64_t group = 0; group < groups; ++group) {
         uint8_t* high = row + group * (doubled ? 2 : 1) * group_channels;
-        for (int64_t i = 0; i < group_channels; ++i) high[i] = ToUnsigned(in[(group * group_channels + i) * channel_stride]);
+        const int8_t* group_in = in + group * group_channels * channel_stride;
+        for (int64_t i = 0; i < group_channels; ++i) high[i] = ToUnsigned(group_in[i * channel_stride]);
         if (doubled) std::copy(high, high + group_channels, high + group_channels);
       }
     }
@@ -218,9 +220,7 @@ class DnnlInt8ConvKernel final : public Kernel {
     size_t scratchpad = pd.scratchpad_desc().get_size();
     packed_weights_ = PackConstant(filter, split_filter.empty() ? filter.data() : split_filter.data(), weights_user,
                                    pd.weights_desc());
-    if (unsigned_src_) {
-      // x is written by UnsignedSource, not reordered.
-    } else if (src_ != src_user_) {
+    if (!unsigned_src_ && src_ != src_user_) {  // an unsigned x is written by UnsignedSource instead
       dnnl::reorder::primitive_desc reorder_pd(CpuEngine(), src_user_, CpuEngine(), src_, DnnlAttributes());
       src_reorder_ = dnnl::reorder(reorder_pd);
       scratchpad = std::max(scratchpad, reorder_pd.scratchpad_desc().get_size());

@@ -188,9 +188,11 @@ class DnnlInt8MatMulKernel final : public Kernel {
     if (!DnnlInt8HasVnni()) {
       unsigned_x1_ = true;
       offset_x += kUnsignedShift;
-      if (p.k > 1) {
-        split_ = constant_x2 == nullptr ||
-                 !WeightsArePairSafe({constant_x2->data_as<int8_t>(), static_cast<size_t>(constant_x2->num_elements())});
+      if (p.k > 1 && constant_x2 != nullptr) {
+        split_ = !WeightsArePairSafe(
+            {constant_x2->data_as<int8_t>(), static_cast<size_t>(constant_x2->num_elements())});
+      } else {
+        split_ = p.k > 1;  // a runtime x2 is not known in advance
       }
       if (split_) {
         weights_user = DoubledKDesc(p.x2.dims, rank - 2, Type::s8);
