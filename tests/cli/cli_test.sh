@@ -128,6 +128,28 @@ assert doc["cpu"]["int8"] == "u8 pairs" and doc["cpu"]["bf16"] == "emulated", do
       fail "human info lacks the cpu line: $(cat info.txt)"
     expect_failure 1 "GE_MAX_CPU_ISA is 'avx3'; valid values: SSE41, AVX, AVX2" env GE_MAX_CPU_ISA=avx3 "$ge" run "$demo"
     ;;
+  openmp_spin)
+    # The tool runs with GOMP_SPINCOUNT=1000 (tools/ge/openmp_wait.h) unless the user chose a spin count or a
+    # wait policy: read from the environment of the running process, which the tool set before re-executing.
+    spin_count_of() {  # prints the GOMP_SPINCOUNT a running `ge run` ends up with, or "unset"
+      env "$@" "$ge" run "$demo" --loop 100000000 >/dev/null 2>&1 &
+      local pid=$! value=unset i
+      for ((i = 0; i < 100; ++i)); do
+        if [[ $(cat "/proc/$pid/cmdline" 2>/dev/null | tr '\0' ' ') == *"--loop 100000000"* ]] &&
+          grep -q -z '^OMP_WAIT_POLICY=\|^GOMP_SPINCOUNT=' "/proc/$pid/environ" 2>/dev/null; then
+          value=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^GOMP_SPINCOUNT=//p')
+          break
+        fi
+        sleep 0.05
+      done
+      kill "$pid" 2>/dev/null
+      wait "$pid" 2>/dev/null || true
+      echo "${value:-unset}"
+    }
+    [[ $(spin_count_of) == 1000 ]] || fail "ge does not bound OpenMP spinning: $(spin_count_of)"
+    [[ $(spin_count_of GOMP_SPINCOUNT=5) == 5 ]] || fail "ge overrode the user's GOMP_SPINCOUNT"
+    [[ $(spin_count_of OMP_WAIT_POLICY=active) == unset ]] || fail "ge set GOMP_SPINCOUNT despite OMP_WAIT_POLICY"
+    ;;
   info_gem)
     "$ge" compile --model "$demo" --output demo.gem >/dev/null
     "$ge" info demo.gem --json >info.json

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "ge/error.h"
 #include "graph/closest_name.h"
+#include "openmp_wait.h"
 
 namespace {
 
@@ -79,6 +80,7 @@ void ReportError(const char* message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ge::cli::BoundOpenMpSpinning(argv);
   try {
     return Main(std::span<const char* const>(argv + 1, static_cast<size_t>(argc - 1)));
   } catch (const ge::cli::UsageError& e) {
