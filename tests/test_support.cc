@@ -17,6 +17,8 @@ std::optional<std::filesystem::path> SharedDir() {
   return std::nullopt;
 }
 
+std::filesystem::path SourceDir() { return GE_SOURCE_DIR; }
+
 Tensor ReadNpy(const std::filesystem::path& path) { return ge::ReadNpy(path.string()); }
 
 double MaxAbsDiff(const Tensor& a, const Tensor& b) {

@@ -30,6 +30,11 @@ ErrorCode ErrorCodeOf(Call&& call) {
 // ../shared next to the repository, or nullopt (then the caller SKIPs with a message).
 std::optional<std::filesystem::path> SharedDir();
 
+// The repository's root (models/, docs/, data/). Compiled into test_support.cc
+// alone, so that the other test objects do not depend on where the checkout
+// lies and stay in the compiler cache across clones.
+std::filesystem::path SourceDir();
+
 // Reads a .npy file (little-endian, C order; float32/float64/int8..int64/uint8..uint64/bool).
 Tensor ReadNpy(const std::filesystem::path& path);
 

@@ -68,7 +68,7 @@ void CheckSameAsCpu(const std::filesystem::path& onnx, const Options& ascend_opt
   }
 }
 
-std::filesystem::path DemoModel() { return std::filesystem::path(GE_SOURCE_DIR) / "models" / "demo_cnn.onnx"; }
+std::filesystem::path DemoModel() { return ge::test::SourceDir() / "models" / "demo_cnn.onnx"; }
 
 TEST_CASE("ascend: the demo model runs on the Ascend device as on the CPU", "[acl][e2e]") {
   CheckSameAsCpu(DemoModel(), kAscend);

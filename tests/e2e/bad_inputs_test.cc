@@ -17,7 +17,7 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-const std::filesystem::path kDemoModel = std::filesystem::path(GE_SOURCE_DIR) / "models" / "demo_cnn.onnx";
+const std::filesystem::path kDemoModel = ge::test::SourceDir() / "models" / "demo_cnn.onnx";
 
 // Runs `action`, requires a ge::Error with `code`, returns its message.
 template <typename Action>

@@ -77,7 +77,7 @@ void CheckGemRoundTrip(const std::string& name) {
 // The repository's own demo model against ONNX Runtime's output (models/README.md);
 // runs without ../shared.
 TEST_CASE("demo_cnn matches ONNX Runtime") {
-  const std::filesystem::path dir = std::filesystem::path(GE_SOURCE_DIR) / "models";
+  const std::filesystem::path dir = ge::test::SourceDir() / "models";
   const auto compiled = CompiledModel::Compile(ImportOnnxFile((dir / "demo_cnn.onnx").string()));
   const std::vector<Tensor> outputs = compiled->Run({ReadNpy(dir / "demo_cnn.input.npy")});
   REQUIRE(outputs.size() == 1);

@@ -15,6 +15,7 @@
 #include "device/device.h"
 #include "graph/op_schema.h"
 #include "passes/impl_mode_ini.h"
+#include "test_support.h"
 
 namespace {
 
@@ -74,7 +75,7 @@ std::string Header(const std::string& file_name) {
 // and the *_for_all files from the kernel registry after kernels gain modes.
 TEST_CASE("impl-mode files: regenerate from the kernel registry", "[.generate]") {
   ge::passes::OpImplModes registry = RegistryModes();
-  std::filesystem::path dir = std::filesystem::path(GE_SOURCE_DIR) / "data" / "impl_mode";
+  std::filesystem::path dir = ge::test::SourceDir() / "data" / "impl_mode";
   std::ofstream(dir / "all_ops_impl_mode.ini") << Header("all_ops_impl_mode.ini") << IniText(registry);
   for (const auto& [name, preferred] : ForAllPreferences()) {
     std::ofstream out(dir / (name + ".ini"));

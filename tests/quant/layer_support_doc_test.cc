@@ -6,12 +6,13 @@
 #include <sstream>
 
 #include "quant/layer_support.h"
+#include "test_support.h"
 
 namespace ge::quant {
 namespace {
 
 std::string ReadDoc() {
-  std::ifstream in(std::string(GE_SOURCE_DIR) + "/docs/quantization.md");
+  std::ifstream in(ge::test::SourceDir() / "docs" / "quantization.md");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
