@@ -1,5 +1,6 @@
 // The ONNX import pipeline: parse, refuse what cannot be translated (all
-// unsupported ops at once), load external data, check, infer shapes, translate
+// unsupported ops at once), load external data, check (the ONNX checker, then
+// attribute ranges and dims), infer shapes, translate
 // node by node through the op table.
 #include "ge/onnx_importer.h"
 
@@ -11,6 +12,7 @@
 #include <unordered_set>
 
 #include "ge/error.h"
+#include "graph/onnx/onnx_attribute_ranges.h"
 #include "graph/onnx/onnx_external_data.h"
 #include "graph/onnx/onnx_graph_translation.h"
 #include "graph/onnx/onnx_op_registry.h"
@@ -124,6 +126,7 @@ std::unique_ptr<Graph> Import(onnx::ModelProto model, const std::filesystem::pat
   RejectUnsupportedGraphFeatures(model.graph(), origin);
   LoadExternalData(model, model_dir, origin);
   CheckOnnxModel(model, origin);
+  CheckAttributeRanges(model.graph(), origin);  // ONNX shape inference trusts them
   InferOnnxShapes(model);
   return Translate(model, opset, origin);
 }
