@@ -2,6 +2,9 @@
 
 #include <fmt/core.h>
 
+#include "ge/error.h"
+#include "graph/byte_size.h"
+
 namespace ge {
 
 Shape Shape::UnknownRank() {
@@ -20,9 +23,11 @@ bool Shape::IsStatic() const {
 
 int64_t Shape::NumElements() const {
   if (!IsStatic()) return -1;
-  int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
-  return n;
+  const std::optional<int64_t> count = CheckedNumElements(*this);
+  if (!count) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("shape {} has more elements than int64 can count", ToString()));
+  }
+  return *count;
 }
 
 std::string Shape::ToString() const {

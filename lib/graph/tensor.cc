@@ -1,22 +1,26 @@
 #include "ge/tensor.h"
 
 #include <cstdlib>
-#include <new>
 
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "graph/byte_size.h"
 
 namespace ge {
 namespace {
 
-std::shared_ptr<void> AllocateAligned(size_t bytes) {
+std::shared_ptr<void> AllocateAligned(size_t bytes, const Shape& shape, DataType dtype) {
   // aligned_alloc needs a size that is a multiple of the alignment, and a
   // non-zero size so that empty tensors still have a distinct address.
   size_t padded = ((bytes + Tensor::kAlignment - 1) / Tensor::kAlignment) * Tensor::kAlignment;
   if (padded == 0) padded = Tensor::kAlignment;
   void* ptr = std::aligned_alloc(Tensor::kAlignment, padded);
-  if (!ptr) throw std::bad_alloc();
+  if (!ptr) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("cannot allocate {} bytes for a {} tensor of shape {}: out of "
+                                                         "memory",
+                                                         bytes, DataTypeName(dtype), shape.ToString()));
+  }
   std::memset(ptr, 0, padded);
   return std::shared_ptr<void>(ptr, std::free);
 }
@@ -41,7 +45,7 @@ Tensor::Tensor(DataType dtype, Shape shape) : dtype_(dtype), shape_(std::move(sh
     throw Error(ErrorCode::kUnsupported,
                 fmt::format("cannot allocate a tensor of dtype {}", DataTypeName(dtype)));
   }
-  storage_ = AllocateAligned(nbytes());
+  storage_ = AllocateAligned(nbytes(), shape_, dtype_);
   data_ = storage_.get();
 }
 
@@ -62,8 +66,13 @@ Tensor Tensor::View(DataType dtype, Shape shape, const void* data, std::shared_p
 }
 
 size_t Tensor::nbytes() const {
-  int64_t n = shape_.NumElements();
-  return n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(dtype_);
+  if (!shape_.IsStatic()) return 0;
+  const std::optional<int64_t> bytes = CheckedByteSize(shape_, dtype_);
+  if (!bytes) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("a {} tensor of shape {} has more bytes than int64 can count",
+                                                         DataTypeName(dtype_), shape_.ToString()));
+  }
+  return static_cast<size_t>(*bytes);
 }
 
 Tensor Tensor::Clone() const {

@@ -23,6 +23,7 @@
 #include "runtime/storage_plan.h"
 #include "runtime/stream_assignment.h"
 #include "runtime/stream_workers.h"
+#include "runtime/tensor_size_cap.h"
 
 namespace ge::runtime {
 namespace {
@@ -126,12 +127,15 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   context.has_kernel = [&device](const std::string& op_type, DataType dtype) {
     return device.kernels().Find(op_type, dtype) != nullptr;
   };
+  // Before the passes, whose folding would allocate what the model claims; again after them for what they inferred.
+  CheckTensorSizes(*graph, settings.max_tensor_bytes);
   PassManager passes = PassManager::WithBuiltinPasses();
   CheckDisabledPasses(passes, impl->settings.disabled_passes);
   PassManagerOptions pass_options{impl->settings.disabled_passes, impl->settings.dump_graph_dir};
   impl->pass_timings = passes.Run(*graph, context, pass_options);
   VerifyGraph(*graph);
   RequireDtypes(*graph);
+  CheckTensorSizes(*graph, settings.max_tensor_bytes);
 
   bool is_static = Plannable(*graph);
   impl->graph = std::move(graph);

@@ -106,6 +106,21 @@ class Conflicts {
   std::vector<bool> matrix_;
 };
 
+// The bytes of all roots side by side. Every offset any strategy places, and
+// every peak, stays below it, so once it fits int64 no sum below can wrap.
+// Each size is within ge.maxTensorBytes, but their sum need not be.
+size_t TotalBytes(const std::vector<Root>& roots) {
+  int64_t total = 0;
+  for (const Root& root : roots) {
+    if (root.size > static_cast<size_t>(std::numeric_limits<int64_t>::max()) ||
+        __builtin_add_overflow(total, static_cast<int64_t>(root.size), &total)) {
+      throw Error(ErrorCode::kInvalidModel,
+                  fmt::format("the {} buffers of the memory plan need more bytes than int64 can count", roots.size()));
+    }
+  }
+  return static_cast<size_t>(total);
+}
+
 // Peak over steps of the bytes live at that step (a difference array over time).
 size_t LowerBound(const std::vector<Root>& roots) {
   if (roots.empty()) return 0;
@@ -205,8 +220,8 @@ MemoryPlan PlanMemory(const std::vector<BufferRequest>& requests, bool reuse, co
   std::vector<Root> roots = CollectRoots(requests, root_of);
 
   MemoryPlan plan;
+  plan.no_reuse_bytes = TotalBytes(roots);
   plan.lower_bound_bytes = LowerBound(roots);
-  for (const Root& root : roots) plan.no_reuse_bytes += root.size;
 
   std::vector<size_t> root_offsets(roots.size(), 0);
   if (reuse) {

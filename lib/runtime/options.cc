@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -27,12 +28,13 @@ using OptionParser = std::function<void(const std::string& key, const std::strin
   throw Error(ErrorCode::kInvalidArgument, fmt::format("option {}: invalid value '{}'; expected {}", key, value, expected));
 }
 
-// A whole number of at least `min` (sizes and counts).
-OptionParser ParseCount(size_t min, std::string expected, size_t RuntimeOptions::*field) {
+// A whole number from `min` to `max` (sizes and counts).
+OptionParser ParseCount(size_t min, std::string expected, size_t RuntimeOptions::*field,
+                        uint64_t max = std::numeric_limits<uint64_t>::max()) {
   return [=](const std::string& key, const std::string& value, RuntimeOptions& out) {
     uint64_t count = 0;
     auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
-    if (value.empty() || error != std::errc() || end != value.data() + value.size() || count < min) {
+    if (value.empty() || error != std::errc() || end != value.data() + value.size() || count < min || count > max) {
       Invalid(key, value, expected);
     }
     out.*field = static_cast<size_t>(count);
@@ -147,6 +149,9 @@ const std::map<std::string, OptionParser>& Parsers() {
       {"ge.exec.dynamicPlanCacheBytes",
        ParseCount(0, "a non-negative integer of bytes (0 = no per-shape plans)",
                   &RuntimeOptions::dynamic_plan_cache_bytes)},
+      // Byte sizes are counted in int64, so a larger cap would mean no cap.
+      {"ge.maxTensorBytes", ParseCount(1, "an integer of bytes from 1 to 9223372036854775807",
+                                       &RuntimeOptions::max_tensor_bytes, std::numeric_limits<int64_t>::max())},
       {"ge.graphRunMode",
        [](const std::string& key, const std::string& value, RuntimeOptions&) {
          if (value == "1") {

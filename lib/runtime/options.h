@@ -43,6 +43,8 @@ struct RuntimeOptions {
   size_t max_arenas = DefaultRunConcurrency();            // ge.exec.maxArenas; 0 = no bound
   size_t async_workers = DefaultRunConcurrency();         // ge.exec.asyncWorkers; >= 1
   size_t dynamic_plan_cache_bytes = size_t{256} << 20;    // ge.exec.dynamicPlanCacheBytes; 0 = off
+  // The most bytes one tensor may claim; checked at compile time (tensor_size_cap.h).
+  size_t max_tensor_bytes = size_t{64} << 30;             // ge.maxTensorBytes; >= 1
   // CPU default: one stream, since intra-op threads use the cores better
   // for most models (docs/runtime.md measures both).
   bool single_stream = true;                              // ge.enableSingleStream

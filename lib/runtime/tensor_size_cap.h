@@ -1,0 +1,17 @@
+// The ge.maxTensorBytes cap: a model's claimed shapes are checked at compile
+// time, so that a dim of 2^62 is one clean error rather than a size that
+// wrapped to 0 and kernels that write past their buffers at run time.
+#pragma once
+
+#include <cstdint>
+
+#include "ge/graph.h"
+
+namespace ge::runtime {
+
+// Throws kInvalidModel naming the node, the value, its shape and dtype, and
+// the cap, for the first value of a static shape whose byte size exceeds
+// max_bytes or does not fit int64. Values of unknown shapes are skipped.
+void CheckTensorSizes(const Graph& graph, uint64_t max_bytes);
+
+}  // namespace ge::runtime

@@ -1,0 +1,85 @@
+// Byte sizes of what a model claims are checked at compile time against
+// ge.maxTensorBytes and against int64: a dim of 2^62 used to wrap the size to
+// 0 ("arena 0 B") and let the Transpose kernel write out of bounds.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "ge/builder.h"
+#include "ge/compiled_model.h"
+#include "ge/error.h"
+#include "runtime/memory_planner.h"
+
+namespace ge::test {
+namespace {
+
+using Catch::Matchers::Contains;
+
+// x [dims] float -> Relu "act" -> y.
+std::unique_ptr<Graph> ReluModel(const Shape& shape) {
+  GraphBuilder b("relu");
+  b.Output(b.Relu(b.Input("x", DataType::kFloat, shape), "act"));
+  return b.Build();
+}
+
+std::string CompileError(std::unique_ptr<Graph> graph, const Options& options = {}) {
+  try {
+    CompiledModel::Compile(std::move(graph), options);
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kInvalidModel);
+    return e.what();
+  }
+  FAIL("the graph compiled");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("A value over ge.maxTensorBytes is refused at compile time naming node, value, shape and cap") {
+  // [2, 3] float: 24 bytes.
+  const std::string message = CompileError(ReluModel({2, 3}), {{"ge.maxTensorBytes", "23"}});
+  CHECK_THAT(message, Contains("'x'") && Contains("[2,3]") && Contains("24 bytes") &&
+                          Contains("cap (ge.maxTensorBytes) is 23 bytes"));
+  auto model = CompiledModel::Compile(ReluModel({2, 3}), {{"ge.maxTensorBytes", "24"}});
+  Tensor x(DataType::kFloat, {2, 3});
+  x.data_as<float>()[4] = -2.0f;
+  x.data_as<float>()[5] = 3.0f;
+  const Tensor y = model->Run({x})[0];
+  CHECK(y.data_as<float>()[4] == 0.0f);
+  CHECK(y.data_as<float>()[5] == 3.0f);
+}
+
+TEST_CASE("The default cap is 64 GiB") {
+  // 2^34 floats are exactly 64 GiB; one more element is over.
+  const int64_t elements = int64_t{1} << 34;
+  CHECK_THAT(CompileError(ReluModel({elements + 1})),
+             Contains("68719476740 bytes") && Contains("is 68719476736 bytes"));
+}
+
+TEST_CASE("A dim of 2^62 is refused at compile time, not sized to 0 bytes") {
+  GraphBuilder b("transpose");
+  b.Output(b.Transpose(b.Input("x", DataType::kFloat, {int64_t{1} << 62, 2}), {1, 0}, "t"));
+  CHECK_THAT(CompileError(b.Build()), Contains("'x'") && Contains("[4611686018427387904,2]") &&
+                                          Contains("more bytes than int64 can count"));
+}
+
+TEST_CASE("ge.maxTensorBytes takes 1 to 2^63 - 1 bytes") {
+  for (const char* bad : {"0", "-1", "9223372036854775808", "64GiB", ""}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(CompiledModel::Compile(ReluModel({2}), {{"ge.maxTensorBytes", bad}}),
+                      Contains("option ge.maxTensorBytes") && Contains("9223372036854775807"));
+  }
+  CHECK_NOTHROW(CompiledModel::Compile(ReluModel({2}), {{"ge.maxTensorBytes", "9223372036854775807"}}));
+}
+
+TEST_CASE("The memory planner refuses buffers whose sum overflows int64") {
+  const size_t half = static_cast<size_t>(std::numeric_limits<int64_t>::max() / 2 + 1);
+  std::vector<runtime::BufferRequest> requests = {{half, 0, 1}, {half, 1, 2}};
+  CHECK_THROWS_WITH(runtime::PlanMemory(requests, true), Contains("more bytes than int64 can count"));
+  requests[1].size = 64;
+  CHECK_NOTHROW(runtime::PlanMemory(requests, true));
+}
+
+}  // namespace ge::test
