@@ -19,11 +19,15 @@ readonly PACKAGES=(
   ocl-icd-opencl-dev
   python3 python3-numpy python3-pytest
 )
+# Only the fuzz preset (scripts/fuzz.sh) builds with clang: clang-16 with its
+# sanitizer and libFuzzer runtimes and its OpenMP (clang 14 has no _Float16
+# on x86-64 without AVX512-FP16).
+readonly FUZZ_PACKAGES=(clang-16 libclang-rt-16-dev libomp-16-dev)
 
 install_missing_packages() {
   local missing=()
   local package
-  for package in "${PACKAGES[@]}"; do
+  for package in "$@"; do
     # A removed package whose config files remain is "deinstall ok config-files", not installed.
     [[ $(dpkg-query -W -f='${Status}' "$package" 2>/dev/null) == "install ok installed" ]] || missing+=("$package")
   done
@@ -40,7 +44,13 @@ install_missing_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
-install_missing_packages
+preset="${1:-default}"
+targets=("${@:2}")
+if [[ $preset == fuzz ]]; then
+  install_missing_packages "${PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+else
+  install_missing_packages "${PACKAGES[@]}"
+fi
 
 # The compiler cache survives between runs (and CI jobs that keep $HOME), so
 # a rebuild after a small change takes seconds. CMakeLists.txt picks ccache up.
@@ -54,8 +64,6 @@ export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 export CCACHE_DEPEND="${CCACHE_DEPEND:-true}"
 mkdir -p "$CCACHE_DIR"
 
-preset="${1:-default}"
-targets=("${@:2}")
 cmake --preset "$preset" >/dev/null
 if ((${#targets[@]} > 0)); then
   cmake --build --preset "$preset" --target "${targets[@]}"

@@ -1,0 +1,34 @@
+// What every fuzz target shares (docs/reliability.md).
+//
+// A target is one LLVMFuzzerTestOneInput over the bytes of one kind of file.
+// Its contract: ge either accepts the bytes or throws ge::Error; any other
+// exception, a crash, a sanitizer report, a leak or a hang is a finding. So
+// targets catch ge::Error only: anything else escapes to libFuzzer (or to the
+// replay program), which reports it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ge/compiled_model.h"
+#include "ge/error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+namespace ge::fuzz {
+
+// Compile and load options that keep one execution small: one intra-op
+// thread, and a tensor byte cap far below libFuzzer's memory limit, so a
+// model that asks for gigabytes is refused at compile time like any other
+// model over the cap.
+const Options& SmallRunOptions();
+
+// A refused input is the expected outcome for most mutations; with
+// GE_FUZZ_VERBOSE set, its message goes to stderr (to see what seeds reach).
+void NoteRefusal(const Error& error);
+
+// Runs the model once on zero-filled inputs, unknown dims taken as 1; skips
+// models whose inputs are strings. Errors the run reports are ge::Error.
+void RunOnZeros(const CompiledModel& model);
+
+}  // namespace ge::fuzz
