@@ -40,8 +40,15 @@ void CheckWindowParams(int64_t kernel, int64_t stride, int64_t dilation) {
 // Dilated kernel extent and padded input length, checked so that at least one
 // window fits.
 int64_t SlidingSpan(int64_t input, int64_t kernel, int64_t pad_begin, int64_t pad_end, int64_t dilation) {
-  const int64_t extent = dilation * (kernel - 1) + 1;
-  const int64_t span = input + pad_begin + pad_end - extent;
+  // Attribute values come from model files; a product or sum that wraps would pass the fit test below.
+  int64_t extent = 0, span = 0;
+  if (__builtin_mul_overflow(dilation, kernel - 1, &extent) || __builtin_add_overflow(extent, 1, &extent) ||
+      __builtin_add_overflow(input, pad_begin, &span) || __builtin_add_overflow(span, pad_end, &span)) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("window (kernel {}, dilation {}) over input length {} padded by {}+{} overflows int64",
+                            kernel, dilation, input, pad_begin, pad_end));
+  }
+  span -= extent;
   if (span < 0) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("window of extent {} (kernel {}, dilation {}) does not fit in input length {} padded by "
@@ -93,7 +100,7 @@ int64_t PoolOutputDim(int64_t input, int64_t kernel, int64_t stride, int64_t pad
   const int64_t span = SlidingSpan(input, kernel, pad_begin, pad_end, dilation);
   const int64_t floor_out = span / stride + 1;
   if (!ceil_mode) return floor_out;
-  const int64_t ceil_out = (span + stride - 1) / stride + 1;
+  const int64_t ceil_out = floor_out + (span % stride != 0 ? 1 : 0);
   // The partial window added by rounding up is dropped when it would start
   // past the input, i.e. cover only end padding.
   if (ceil_out > floor_out && (ceil_out - 1) * stride >= input + pad_begin) return floor_out;
@@ -104,7 +111,15 @@ int64_t ConvTransposeOutputDim(int64_t input, int64_t kernel, int64_t stride, in
                                int64_t dilation, int64_t output_padding) {
   CheckWindowParams(kernel, stride, dilation);
   if (input == kUnknown) return kUnknown;
-  const int64_t out = stride * (input - 1) + output_padding + dilation * (kernel - 1) + 1 - pad_begin - pad_end;
+  int64_t out = 0, extent = 0;
+  if (__builtin_mul_overflow(stride, input - 1, &out) || __builtin_mul_overflow(dilation, kernel - 1, &extent) ||
+      __builtin_add_overflow(out, extent + 1, &out) || __builtin_add_overflow(out, output_padding, &out) ||
+      __builtin_sub_overflow(out, pad_begin, &out) || __builtin_sub_overflow(out, pad_end, &out)) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("transposed convolution output length overflows int64 (input {}, kernel {}, stride {}, "
+                            "pads {}+{}, dilation {}, output_padding {})",
+                            input, kernel, stride, pad_begin, pad_end, dilation, output_padding));
+  }
   if (out <= 0) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("transposed convolution output length {} is not positive (input {}, kernel {}, stride "

@@ -25,6 +25,22 @@ namespace {
                                                    device.name(), DataTypeName(dtype), available));
 }
 
+// The kernel of a node whose outputs all have zero elements: there is
+// nothing to compute, and libraries such as oneDNN divide by a zero dim when
+// such a problem is built (a MatMul over a [0, K] input died of SIGFPE).
+class EmptyOutputsKernel : public device::Kernel {
+ public:
+  void Run(const device::KernelContext&) const override {}
+};
+
+bool AllOutputsEmpty(const Node& node) {
+  if (node.num_outputs() == 0) return false;
+  for (const Value* output : node.outputs()) {
+    if (!output->shape().IsStatic() || output->shape().NumElements() != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 DataType KernelSelectionDtype(const Node& node) {
@@ -56,7 +72,7 @@ SelectedKernel SelectKernel(const device::Device& device, const Node& node) {
   } else if (!modes.empty()) {
     selected.impl_mode = modes.front();
   }
-  selected.kernel = def->factory(node);
+  selected.kernel = AllOutputsEmpty(node) ? std::make_unique<EmptyOutputsKernel>() : def->factory(node);
   if (!selected.kernel) {
     throw Error(ErrorCode::kInternal, fmt::format("{}: the {} kernel factory returned no kernel", node.Describe(),
                                                   device.name()));

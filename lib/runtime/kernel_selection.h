@@ -25,7 +25,8 @@ DataType KernelSelectionDtype(const Node& node);
 // has no kernel for them, listing the dtypes it does have.
 const device::KernelDef& FindKernelDef(const device::Device& device, const Node& node);
 
-// FindKernelDef, then the factory (whose own errors pass on). Throws
+// FindKernelDef, then the factory (whose own errors pass on); a node whose
+// outputs all have zero elements gets a kernel that does nothing instead. Throws
 // kUnsupported naming the node when its "_op_impl_mode" is a mode the kernel
 // does not implement.
 SelectedKernel SelectKernel(const device::Device& device, const Node& node);

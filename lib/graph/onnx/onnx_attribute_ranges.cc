@@ -10,13 +10,14 @@
 
 #include "ge/error.h"
 #include "graph/onnx/onnx_graph_translation.h"
+#include "graph/ops/window_infer.h"
 
 namespace ge::onnx_import {
 namespace {
 
-// Window sizes stay within int32 so that ONNX's (and ge's) window arithmetic,
-// e.g. dilation * (kernel - 1), cannot overflow int64.
-constexpr int64_t kMaxWindowValue = std::numeric_limits<int32_t>::max();
+// ge's window schemas bound the same attributes (ONNX's arithmetic, e.g.
+// dilation * (kernel - 1), has no overflow checks either).
+using infer::kMaxWindowValue;
 
 struct AttributeRange {
   std::string_view attribute;

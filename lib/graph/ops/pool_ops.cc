@@ -1,6 +1,6 @@
 // Pooling: MaxPoolV3 and AvgPoolV2 (NCHW or NHWC), MaxPool3D and AvgPool3D
 // (NCDHW), MaxPoolWithArgmax (NCHW or NCDHW) and its inverse MaxUnpool.
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
@@ -9,6 +9,21 @@
 
 namespace ge {
 namespace {
+
+// A pad at least as wide as the dilated window makes windows that see only
+// padding: max pooling has no value for them, average pooling divides by 0.
+void RequirePadsWithinWindow(InferContext& ctx, const std::vector<int64_t>& ksize,
+                             const std::vector<int64_t>& dilations, const std::vector<int64_t>& pads) {
+  for (size_t a = 0; a < ksize.size(); ++a) {
+    const int64_t extent = dilations[a] * (ksize[a] - 1) + 1;
+    if (pads[2 * a] >= extent || pads[2 * a + 1] >= extent) {
+      ctx.Fail(fmt::format("attribute 'pads' [{}] has ({}, {}) on the {} axis; pads must be less than the window "
+                           "extent {} (ksize {}, dilation {}), i.e. in [0, {}]",
+                           fmt::join(pads, ", "), pads[2 * a], pads[2 * a + 1], infer::SpatialName(a, ksize.size()),
+                           extent, ksize[a], dilations[a], extent - 1));
+    }
+  }
+}
 
 // Output [N, C, out...] ([N, out..., C] for NHWC, which allow_channels_last
 // admits); `dilated` says whether the op has a dilations attribute.
@@ -29,6 +44,7 @@ void InferPool(InferContext& ctx, size_t spatial, bool dilated, bool allow_chann
         dilated ? infer::SpatialValues(ctx, "dilations", layout) : std::vector<int64_t>(spatial, 1);
     const auto pads = infer::SpatialPads(ctx, spatial);
     const bool ceil_mode = infer::Attr<bool>(ctx, "ceil_mode");
+    RequirePadsWithinWindow(ctx, ksize, dilations, pads);
     for (size_t a = 0; a < spatial; ++a) {
       const std::string context = fmt::format("output {} of x {}", infer::SpatialName(a, spatial), x.ToString());
       const size_t axis = layout.spatial_axis(a);

@@ -35,12 +35,13 @@ std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, c
   std::vector<int64_t> spatial_values;
   for (size_t a = 0; ok && a < layout.spatial; ++a) {
     spatial_values.push_back(values[layout.spatial_axis(a)]);
-    ok = spatial_values.back() > 0;
+    ok = spatial_values.back() >= 1 && spatial_values.back() <= kMaxWindowValue;
   }
   if (!ok) {
-    ctx.Fail(fmt::format("attribute '{}' must be {} positive values in {} order with N = C = 1, got [{}]", name,
-                         layout.rank(), layout.channels_last ? "NHWC" : DataFormatFor(layout.spatial),
-                         fmt::join(values, ", ")));
+    ctx.Fail(fmt::format("attribute '{}' must be {} values in {} order with N = C = 1 and the others in [1, {}], got "
+                         "[{}]",
+                         name, layout.rank(), layout.channels_last ? "NHWC" : DataFormatFor(layout.spatial),
+                         kMaxWindowValue, fmt::join(values, ", ")));
   }
   return spatial_values;
 }
@@ -52,10 +53,10 @@ std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, s
 std::vector<int64_t> SpatialPads(InferContext& ctx, size_t spatial) {
   const auto& values = Attr<std::vector<int64_t>>(ctx, "pads");
   bool ok = values.size() == 2 * spatial;
-  for (int64_t pad : values) ok = ok && pad >= 0;
+  for (int64_t pad : values) ok = ok && pad >= 0 && pad <= kMaxWindowValue;
   if (!ok) {
-    ctx.Fail(fmt::format("attribute 'pads' must be {} non-negative values (begin, end per spatial axis), got [{}]",
-                         2 * spatial, fmt::join(values, ", ")));
+    ctx.Fail(fmt::format("attribute 'pads' must be {} values in [0, {}] (begin, end per spatial axis), got [{}]",
+                         2 * spatial, kMaxWindowValue, fmt::join(values, ", ")));
   }
   return values;
 }

@@ -5,6 +5,7 @@
 // Ascend IR states them in data_format order; pads stay (begin, end) per axis.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,11 @@
 #include "graph/window_layout.h"
 
 namespace ge::infer {
+
+// The largest kernel size, stride, dilation or pad: within int32, so that the
+// window arithmetic (dilation * (kernel - 1), input + pads) stays far from
+// int64 overflow. A tampered model file can hold any int64 here.
+constexpr int64_t kMaxWindowValue = 2147483647;
 
 // The layout the op's spatial rank implies: "NCHW" (2) or "NCDHW" (3).
 const char* DataFormatFor(size_t spatial);
@@ -23,11 +29,13 @@ void RequireDataFormat(InferContext& ctx, size_t spatial);
 // allow_channels_last and 2 spatial axes also "NHWC"; fails otherwise.
 WindowLayout ReadWindowLayout(InferContext& ctx, size_t spatial, bool allow_channels_last);
 // The spatial entries of a window attribute in data_format order
-// (strides, dilations, ksize): spatial + 2 positive values with N = C = 1.
+// (strides, dilations, ksize): spatial + 2 values in [1, kMaxWindowValue]
+// with N = C = 1.
 std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, const WindowLayout& layout);
 // SpatialValues for the channels-first layout of `spatial` axes.
 std::vector<int64_t> SpatialValues(InferContext& ctx, const std::string& name, size_t spatial);
-// "pads" as (begin, end) pairs per spatial axis: 2 * spatial non-negative values.
+// "pads" as (begin, end) pairs per spatial axis: 2 * spatial values in
+// [0, kMaxWindowValue].
 std::vector<int64_t> SpatialPads(InferContext& ctx, size_t spatial);
 
 }  // namespace ge::infer
