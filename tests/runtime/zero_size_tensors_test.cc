@@ -4,6 +4,7 @@
 // A MatMul over a [0, K] input used to die of SIGFPE inside oneDNN.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -93,6 +94,42 @@ TEST_CASE("A convolution over an empty batch gives an empty output") {
   b.Output(b.Conv2D(x, b.Constant("w", Filled({2, 1, 3, 3}, 0.0f))));
   const std::vector<Tensor> y = CompileAndRun(b, {Tensor(DataType::kFloat, {0, 1, 4, 4})});
   CHECK(y[0].shape() == Shape{0, 2, 2, 2});
+}
+
+}  // namespace ge::test
+
+namespace ge::test {
+
+TEST_CASE("Batched products, normalizations, pooling and casts run over empty batches") {
+  GraphBuilder b("batch0");
+  Value* x = b.Input("x", DataType::kFloat, {0, 2, 3});
+  Value* w = b.Input("w", DataType::kFloat, {0, 3, 4});
+  Value* image = b.Input("image", DataType::kFloat, {0, 1, 4, 4});
+  Value* gamma = b.Constant("gamma", Filled({3}, 1.0f));
+  Value* beta = b.Constant("beta", Filled({3}, 0.0f));
+  b.Outputs({b.BatchMatMul(x, w), b.Softmax(x), b.LayerNorm(x, gamma, beta), b.MaxPool(image),
+             b.Cast(x, DataType::kFloat16)});
+  const std::vector<Tensor> y = CompileAndRun(
+      b, {Tensor(DataType::kFloat, {0, 2, 3}), Tensor(DataType::kFloat, {0, 3, 4}), Tensor(DataType::kFloat, {0, 1, 4, 4})});
+  CHECK(y[0].shape() == Shape{0, 2, 4});
+  CHECK(y[1].shape() == Shape{0, 2, 3});
+  CHECK(y[2].shape() == Shape{0, 2, 3});
+  CHECK(y[3].shape().dim(0) == 0);
+  CHECK(y[4].shape() == Shape{0, 2, 3});
+}
+
+TEST_CASE("Padding an empty tensor fills the output with the constant") {
+  GraphBuilder b("pad");
+  Value* x = b.Input("x", DataType::kFloat, {0, 2});
+  Tensor paddings(DataType::kInt64, {4});
+  const int64_t pads[] = {1, 1, 0, 0};  // (begin, end) per dim: rows 0 -> 2
+  std::copy(std::begin(pads), std::end(pads), paddings.data_as<int64_t>());
+  Tensor value(DataType::kFloat, {});
+  value.data_as<float>()[0] = 7.0f;
+  b.Output(b.Op("PadV3", {x, b.Constant("paddings", paddings), b.Constant("value", value)})[0]);
+  const std::vector<Tensor> y = CompileAndRun(b, {Tensor(DataType::kFloat, {0, 2})});
+  REQUIRE(y[0].shape() == Shape{2, 2});
+  for (int i = 0; i < 4; ++i) CHECK(y[0].data_as<float>()[i] == 7.0f);
 }
 
 }  // namespace ge::test
