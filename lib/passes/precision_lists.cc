@@ -25,8 +25,16 @@ struct Json {
   enum class Kind { kObject, kArray, kString } kind = Kind::kString;
   std::string text;                                   // kString
   std::vector<Json> items;                            // kArray
-  std::vector<std::pair<std::string, Json>> members;  // kObject, in file order
+  // kObject, in file order. Not std::pair<std::string, Json>: a pair of an
+  // incomplete type does not compile with clang and libstdc++.
+  struct Member;
+  std::vector<Member> members;
   int line = 0;
+};
+
+struct Json::Member {
+  std::string key;
+  Json value;
 };
 
 class JsonReader {
@@ -80,7 +88,7 @@ class JsonReader {
         SkipBlanks();
         std::string key = ReadString();
         Expect(':');
-        value.members.emplace_back(std::move(key), ReadValue());
+        value.members.push_back({std::move(key), ReadValue()});
       } while (Accept(','));
       Expect('}');
     } else if (c == '[') {

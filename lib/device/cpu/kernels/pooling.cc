@@ -313,8 +313,11 @@ class AvgPoolKernel final : public Kernel {
       for (int64_t d = begin[0]; d < end[0]; ++d) {
         for (int64_t h = begin[1]; h < end[1]; ++h) {
           const T* row = plane + (d * g.in[1] + h) * g.in[2];
+          // Plain locals: clang 16 crashes on a structured binding named inside an OpenMP region.
+          const int64_t w_begin = begin[2];
+          const int64_t w_end = end[2];
 #pragma omp simd reduction(+ : sum)
-          for (int64_t w = begin[2]; w < end[2]; ++w) sum += static_cast<Acc>(Load(row[w]));
+          for (int64_t w = w_begin; w < w_end; ++w) sum += static_cast<Acc>(Load(row[w]));
         }
       }
       const int64_t count = exclusive ? real : padded;
