@@ -1,49 +1,24 @@
 #include "graph/mapped_file.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
-#include <fmt/core.h>
-
-#include "ge/error.h"
+#include "graph/regular_file.h"
 
 namespace ge {
-namespace {
-
-[[noreturn]] void ReadFailed(const std::string& path, int error) {
-  throw Error(error == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIoError,
-              fmt::format("{}: cannot read model file: {}", path, std::strerror(error)));
-}
-
-// Closes the descriptor on every path out of Open: the mapping does not need it.
-struct FileDescriptor {
-  int fd;
-  ~FileDescriptor() { ::close(fd); }
-};
-
-}  // namespace
 
 std::shared_ptr<const MappedFile> MappedFile::Open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) ReadFailed(path, errno);
-  const FileDescriptor guard{fd};
-  struct stat info {};
-  if (::fstat(fd, &info) != 0) ReadFailed(path, errno);
-  if (!S_ISREG(info.st_mode)) {
-    throw Error(ErrorCode::kIoError, fmt::format("{}: cannot read model file: not a regular file", path));
-  }
-  const size_t size = static_cast<size_t>(info.st_size);
+  const RegularFile file = RegularFile::Open(path, "model file");
+  const size_t size = static_cast<size_t>(file.size());
   if (size == 0) return std::shared_ptr<const MappedFile>(new MappedFile(nullptr, 0));
   // Private and read-only: pages are shared with the page cache and with
-  // other processes that map the same file.
-  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (mapped == MAP_FAILED) ReadFailed(path, errno);
+  // other processes that map the same file. The mapping outlives the descriptor.
+  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd(), 0);
+  if (mapped == MAP_FAILED) file.Fail(std::strerror(errno));
   return std::shared_ptr<const MappedFile>(new MappedFile(static_cast<const uint8_t*>(mapped), size));
 }
 

@@ -14,7 +14,8 @@ namespace ge {
 class MappedFile {
  public:
   // Throws ge::Error (kNotFound, kIoError) naming the path: "PATH: cannot read
-  // model file: REASON". An empty file maps to size() == 0, data() == nullptr.
+  // model file: REASON", also for what is not a regular file (RegularFile::Open).
+  // An empty file maps to size() == 0, data() == nullptr.
   static std::shared_ptr<const MappedFile> Open(const std::string& path);
 
   MappedFile(const MappedFile&) = delete;

@@ -1,16 +1,21 @@
 #include "graph/npy.h"
 
 #include <array>
+#include <cctype>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <regex>
+#include <optional>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "ge/error.h"
+#include "graph/escape_for_message.h"
+#include "graph/regular_file.h"
 
 namespace ge {
 namespace {
@@ -30,8 +35,13 @@ constexpr std::array<Descr, 12> kDescrs = {{
     {"u4", DataType::kUInt32}, {"u8", DataType::kUInt64}, {"b1", DataType::kBool},
 }};
 
+// A header of the supported dtypes needs well under 1 KiB; numpy writes
+// version 1 (at most 65535 bytes) unless a header is longer.
+constexpr uint32_t kMaxHeaderBytes = 65535;
+
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {
-  throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: not a readable .npy file: {}", path, what));
+  throw Error(ErrorCode::kInvalidArgument,
+              EscapeForMessage(fmt::format("{}: not a readable .npy file: {}", path, what)));
 }
 
 DataType ParseDescr(const std::string& path, const std::string& descr) {
@@ -52,62 +62,203 @@ std::string DescrOf(DataType dtype) {
   throw Error(ErrorCode::kUnsupported, fmt::format("cannot write dtype {} to .npy", DataTypeName(dtype)));
 }
 
-std::string Field(const std::string& path, const std::string& header, const std::string& key,
-                  const std::string& pattern) {
-  std::smatch match;
-  std::regex re("'" + key + "'\\s*:\\s*" + pattern);
-  if (!std::regex_search(header, match, re)) Fail(path, fmt::format("header has no valid '{}' field", key));
-  return match[1].str();
-}
-
-Shape ParseShape(const std::string& text) {
+struct NpyHeader {
+  std::string descr;
+  bool fortran_order = false;
   std::vector<int64_t> dims;
-  std::regex number("\\d+");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it) {
-    dims.push_back(std::stoll(it->str()));
+};
+
+// The header is a Python dict literal as numpy writes it,
+// "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3), }", padded with
+// blanks. Parsed strictly: exactly these three keys, a shape that is a tuple
+// of plain non-negative integers ("(3,)" for one dim, "()" for a scalar).
+class HeaderParser {
+ public:
+  HeaderParser(const std::string& path, std::string_view text) : path_(path), text_(text) {}
+
+  NpyHeader Parse() {
+    NpyHeader header;
+    std::set<std::string> seen;
+    Expect('{');
+    while (!Consume('}')) {
+      const std::string key = ParseString("a quoted key");
+      if (!seen.insert(key).second) Fail(path_, fmt::format("the header sets '{}' twice", key));
+      Expect(':');
+      if (key == "descr") {
+        header.descr = ParseString("a quoted dtype");
+      } else if (key == "fortran_order") {
+        header.fortran_order = ParseBool();
+      } else if (key == "shape") {
+        header.dims = ParseDims();
+      } else {
+        Fail(path_, fmt::format("unknown header key '{}' (valid: 'descr', 'fortran_order', 'shape')", key));
+      }
+      if (!Consume(',')) {
+        Expect('}');
+        break;
+      }
+    }
+    for (const char* key : {"descr", "fortran_order", "shape"}) {
+      if (!seen.count(key)) Fail(path_, fmt::format("the header has no '{}'", key));
+    }
+    SkipBlanks();
+    if (at_ != text_.size()) Fail(path_, fmt::format("unexpected '{}' after the header", text_.substr(at_, 16)));
+    return header;
   }
-  return Shape(std::move(dims));
+
+ private:
+  void SkipBlanks() {
+    while (at_ < text_.size() &&
+           (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\n' || text_[at_] == '\r')) {
+      ++at_;
+    }
+  }
+
+  bool Consume(char c) {
+    SkipBlanks();
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+
+  std::string Near() const { return at_ < text_.size() ? fmt::format("'{}'", text_.substr(at_, 16)) : "the end"; }
+
+  void Expect(char c) {
+    if (!Consume(c)) Fail(path_, fmt::format("malformed header: expected '{}' at {}", c, Near()));
+  }
+
+  std::string ParseString(const char* what) {
+    SkipBlanks();
+    const char quote = at_ < text_.size() ? text_[at_] : '\0';
+    const size_t close = quote == '\'' || quote == '"' ? text_.find(quote, at_ + 1) : std::string_view::npos;
+    if (close == std::string_view::npos) Fail(path_, fmt::format("malformed header: expected {} at {}", what, Near()));
+    std::string value(text_.substr(at_ + 1, close - at_ - 1));
+    at_ = close + 1;
+    return value;
+  }
+
+  bool ParseBool() {
+    SkipBlanks();
+    for (const auto& [word, value] : {std::pair{"True", true}, std::pair{"False", false}}) {
+      if (text_.substr(at_, std::strlen(word)) == word) {
+        at_ += std::strlen(word);
+        return value;
+      }
+    }
+    Fail(path_, fmt::format("malformed header: 'fortran_order' is {}, not True or False", Near()));
+  }
+
+  std::vector<int64_t> ParseDims() {
+    std::vector<int64_t> dims;
+    Expect('(');
+    bool trailing_comma = false;
+    while (!Consume(')')) {
+      dims.push_back(ParseDim(dims.size()));
+      trailing_comma = Consume(',');
+      if (!trailing_comma) {
+        Expect(')');
+        break;
+      }
+    }
+    if (dims.size() == 1 && !trailing_comma) {
+      Fail(path_,
+           fmt::format("malformed header: shape ({}) is not a tuple; one dim is written ({},)", dims[0], dims[0]));
+    }
+    return dims;
+  }
+
+  int64_t ParseDim(size_t index) {
+    SkipBlanks();
+    const char* begin = text_.data() + at_;
+    const char* end = text_.data() + text_.size();
+    if (begin < end && *begin == '-') {
+      const size_t digits = std::min(text_.find_first_not_of("0123456789", at_ + 1), text_.size());
+      Fail(path_, fmt::format("dim {} of the shape is negative ({})", index, text_.substr(at_, digits - at_)));
+    }
+    int64_t dim = 0;
+    const auto [stop, error] = std::from_chars(begin, end, dim);
+    if (error == std::errc::result_out_of_range) {
+      const size_t digits = std::min(text_.find_first_not_of("0123456789", at_), text_.size());
+      Fail(path_, fmt::format("dim {} of the shape ({}) is too large", index, text_.substr(at_, digits - at_)));
+    }
+    if (error != std::errc() || (stop < end && (std::isalnum(static_cast<unsigned char>(*stop)) || *stop == '.'))) {
+      Fail(path_,
+           fmt::format("malformed header: dim {} of the shape is {}, not a non-negative integer", index, Near()));
+    }
+    at_ += static_cast<size_t>(stop - begin);
+    return dim;
+  }
+
+  const std::string& path_;
+  std::string_view text_;
+  size_t at_ = 0;
+};
+
+// The data's size in bytes, or nullopt when it does not fit in 64 bits.
+std::optional<uint64_t> DataBytes(const std::vector<int64_t>& dims, DataType dtype) {
+  uint64_t bytes = DataTypeSize(dtype);
+  for (int64_t dim : dims) {
+    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(dim), &bytes)) return std::nullopt;
+  }
+  return bytes;
 }
 
 }  // namespace
 
 Tensor ReadNpy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(std::filesystem::exists(path) ? ErrorCode::kIoError : ErrorCode::kNotFound,
-                fmt::format("{}: cannot open file", path));
-  }
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < kMagicSize + 4 || bytes.compare(0, kMagicSize, kMagic, kMagicSize) != 0) {
-    Fail(path, "bad magic");
-  }
-  const auto major = static_cast<uint8_t>(bytes[6]);
-  size_t header_len = 0;
+  const RegularFile file = RegularFile::Open(path, ".npy file");
+  // Magic (6 bytes), version (2), header length (2 in version 1, 4 after).
+  uint8_t preamble[12] = {};
+  const size_t preamble_bytes = std::min<uint64_t>(file.size(), sizeof(preamble));
+  file.ReadAt(0, preamble, preamble_bytes);
+  if (preamble_bytes < kMagicSize + 4 || std::memcmp(preamble, kMagic, kMagicSize) != 0) Fail(path, "bad magic");
+  const uint8_t major = preamble[6];
+  uint32_t header_len = 0;
   size_t header_start = 0;
   if (major == 1) {
-    header_len = static_cast<uint8_t>(bytes[8]) | (static_cast<uint8_t>(bytes[9]) << 8);
+    header_len = preamble[8] | (preamble[9] << 8);
     header_start = 10;
   } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) Fail(path, "truncated header");
-    for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + i]);
+    if (preamble_bytes < 12) Fail(path, "truncated header");
+    for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | preamble[8 + i];
     header_start = 12;
   } else {
     Fail(path, fmt::format("unsupported format version {}", major));
   }
-  if (bytes.size() < header_start + header_len) Fail(path, "truncated header");
-  std::string header = bytes.substr(header_start, header_len);
-  DataType dtype = ParseDescr(path, Field(path, header, "descr", "'([^']*)'"));
-  if (Field(path, header, "fortran_order", "(True|False)") == "True") {
-    Fail(path, "Fortran-ordered arrays are not supported");
+  if (header_len > kMaxHeaderBytes) {
+    Fail(path,
+         fmt::format("the header has {} bytes, more than the {} a .npy header may have", header_len, kMaxHeaderBytes));
   }
-  Shape shape = ParseShape(Field(path, header, "shape", "\\(([^)]*)\\)"));
-  Tensor tensor(dtype, shape);
-  size_t data_start = header_start + header_len;
-  if (bytes.size() - data_start < tensor.nbytes()) {
-    Fail(path, fmt::format("data is truncated: {} bytes for shape {} of {}, {} present", tensor.nbytes(),
-                           shape.ToString(), DataTypeName(dtype), bytes.size() - data_start));
+  if (file.size() < header_start + header_len) Fail(path, "truncated header");
+  std::string text(header_len, '\0');
+  file.ReadAt(header_start, text.data(), header_len);
+  const NpyHeader header = HeaderParser(path, text).Parse();
+  const DataType dtype = ParseDescr(path, header.descr);
+  if (header.fortran_order) Fail(path, "Fortran-ordered arrays are not supported");
+  const Shape shape(header.dims);
+  const std::optional<uint64_t> nbytes = DataBytes(header.dims, dtype);
+  if (!nbytes) {
+    Fail(path, fmt::format("shape {} of {} has more than 2^64 bytes", shape.ToString(), DataTypeName(dtype)));
   }
-  if (tensor.nbytes()) std::memcpy(tensor.data(), bytes.data() + data_start, tensor.nbytes());
+  const uint64_t data_start = header_start + header_len;
+  const uint64_t present = file.size() - data_start;
+  const std::string expected =
+      fmt::format("{} bytes for shape {} of {}", *nbytes, shape.ToString(), DataTypeName(dtype));
+  if (present < *nbytes) Fail(path, fmt::format("data is truncated: {}, {} present", expected, present));
+  if (present > *nbytes) {
+    Fail(path, fmt::format("{} bytes after the data ({}, {} present)", present - *nbytes, expected, present));
+  }
+  Tensor tensor = [&] {
+    try {
+      return Tensor(dtype, shape);
+    } catch (const std::bad_alloc&) {
+      throw Error(ErrorCode::kIoError,
+                  EscapeForMessage(fmt::format("{}: not enough memory for its {} bytes of data", path, *nbytes)));
+    }
+  }();
+  file.ReadAt(data_start, tensor.data(), *nbytes);
   return tensor;
 }
 

@@ -8,9 +8,11 @@
 
 namespace ge {
 
-// Throws ge::Error naming the file: kNotFound, kIoError, or kInvalidArgument
-// for a malformed header, big-endian or Fortran-ordered data, an unsupported
-// dtype, or a file shorter than its header says.
+// Throws ge::Error naming the file: kNotFound, kIoError (also for what is not
+// a regular file: RegularFile::Open), or kInvalidArgument for a malformed
+// header (a shape that is not a tuple of non-negative integers, say),
+// big-endian or Fortran-ordered data, an unsupported dtype, a shape whose
+// size overflows, or a file shorter or longer than its header says.
 Tensor ReadNpy(const std::string& path);
 
 // Writes the whole file or nothing (a temporary file is renamed into place).

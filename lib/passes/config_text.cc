@@ -1,24 +1,20 @@
 #include "passes/config_text.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "graph/escape_for_message.h"
+#include "graph/regular_file.h"
 
 namespace ge::passes {
 
 std::string ReadConfigFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::kNotFound, fmt::format("cannot read the file '{}'", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return ReadRegularFile(path, "config file", kMaxConfigFileBytes);
 }
 
 void ConfigError(const std::string& file, int line, const std::string& message) {
-  throw Error(ErrorCode::kInvalidArgument, fmt::format("{}:{}: {}", file, line, message));
+  // Messages quote the file's lines, which may hold CR or binary bytes.
+  throw Error(ErrorCode::kInvalidArgument, EscapeForMessage(fmt::format("{}:{}: {}", file, line, message)));
 }
 
 std::string_view TrimBlanks(std::string_view text) {

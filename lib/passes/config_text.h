@@ -7,10 +7,12 @@
 
 namespace ge::passes {
 
-// The whole file; throws kNotFound naming the path when it cannot be read.
+// The whole file, at most kMaxConfigFileBytes; throws as ReadRegularFile does
+// ("PATH: cannot read config file: REASON"; kNotFound when it does not exist).
 std::string ReadConfigFile(const std::string& path);
 
-// Throws kInvalidArgument "<file>:<line>: <message>".
+// Throws kInvalidArgument "<file>:<line>: <message>", control bytes and
+// invalid UTF-8 escaped (EscapeForMessage) so that it stays one line.
 [[noreturn]] void ConfigError(const std::string& file, int line, const std::string& message);
 
 // Without leading and trailing blanks (space, tab, CR).

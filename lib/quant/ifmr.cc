@@ -18,12 +18,13 @@ void CheckParams(const IfmrParams& p) {
   const bool range_ok = p.search_range_start > 0.0f && p.search_range_start < p.search_range_end;
   const bool percentiles_ok =
       p.max_percentile > 0.5f && p.max_percentile <= 1.0f && p.min_percentile > 0.5f && p.min_percentile <= 1.0f;
-  if (!range_ok || !(p.search_step > 0.0f) || !percentiles_ok) {
+  const bool step_ok = p.search_step > 0.0f && IfmrCandidateCount(p) <= kMaxIfmrCandidates;
+  if (!range_ok || !std::isfinite(p.search_range_end) || !step_ok || !percentiles_ok) {
     throw Error(ErrorCode::kInvalidArgument,
-                fmt::format("IFMR: need 0 < search_range_start < search_range_end, search_step > 0 and "
-                            "percentiles in (0.5, 1]; got {}, {}, {}, {}, {}",
-                            p.search_range_start, p.search_range_end, p.search_step, p.max_percentile,
-                            p.min_percentile));
+                fmt::format("IFMR: need 0 < search_range_start < search_range_end (finite), search_step > 0 giving "
+                            "at most {} candidates and percentiles in (0.5, 1]; got {}, {}, {}, {}, {}",
+                            kMaxIfmrCandidates, p.search_range_start, p.search_range_end, p.search_step,
+                            p.max_percentile, p.min_percentile));
   }
 }
 
@@ -51,6 +52,12 @@ double ClipRoundError(std::span<const float> data, float lo, float hi, float s) 
 
 }  // namespace
 
+double IfmrCandidateCount(const IfmrParams& params) {
+  const double span = static_cast<double>(params.search_range_end) - params.search_range_start;
+  // The 1e-3 keeps `end` itself when span / step falls just short of an integer.
+  return std::floor(span / params.search_step + 1e-3) + 1;
+}
+
 ActivationQuantParams IfmrCalibrate(std::span<const float> data, const IfmrParams& params) {
   CheckParams(params);
   if (data.empty()) throw Error(ErrorCode::kInvalidArgument, "IFMR: no calibration data");
@@ -73,9 +80,7 @@ ActivationQuantParams IfmrCalibrate(std::span<const float> data, const IfmrParam
   }
 
   // Candidate i is start + i * step (not a running sum, which would drift).
-  const auto candidates = static_cast<int64_t>(
-      std::floor((static_cast<double>(params.search_range_end) - params.search_range_start) / params.search_step +
-                 1e-3)) + 1;
+  const auto candidates = static_cast<int64_t>(IfmrCandidateCount(params));
   double best_error = std::numeric_limits<double>::infinity();
   for (int64_t i = 0; i < candidates; ++i) {
     const float ratio = params.search_range_start + static_cast<float>(i) * params.search_step;

@@ -2,6 +2,7 @@
 // over clip ratios that minimizes the mean squared quantization error.
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "quant/quant_types.h"
@@ -19,6 +20,16 @@ namespace ge::quant {
 //    offset = -rint(lo / s) - 2^(b-1).
 // The first candidate with the least mean squared error wins. All-zero data
 // gives scale 1. b is 8 or 16 (dst_type). Empty data and NaN/Inf are errors.
+// Throws kInvalidArgument unless the params are in range: 0 < start < end,
+// 0 < step, at most kMaxIfmrCandidates ratios, percentiles in (0.5, 1].
 ActivationQuantParams IfmrCalibrate(std::span<const float> data, const IfmrParams& params);
+
+// The most clip ratios one search tries. Each costs a pass over all the
+// calibration data; AMCT's default (0.7 to 1.3 by 0.01) tries 61.
+inline constexpr int64_t kMaxIfmrCandidates = 10000;
+
+// The number of ratios of step 2 above, floor((end - start) / step) + 1, as a
+// double so that a tiny step cannot overflow it; NaN for NaN params.
+double IfmrCandidateCount(const IfmrParams& params);
 
 }  // namespace ge::quant

@@ -1,14 +1,13 @@
 #include "quant/proto_text.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/core.h>
 #include <google/protobuf/io/tokenizer.h>
 
 #include "ge/error.h"
+#include "graph/escape_for_message.h"
+#include "graph/regular_file.h"
 
 namespace ge::quant {
 namespace {
@@ -19,7 +18,10 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
   explicit FirstErrorCollector(const std::string& origin) : origin_(origin) {}
 
   void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override {
-    if (message_.empty()) message_ = fmt::format("{}:{}:{}: {}", origin_, line + 1, column + 1, message);
+    // protobuf quotes the text it could not parse, which may hold CR or binary bytes.
+    if (message_.empty()) {
+      message_ = EscapeForMessage(fmt::format("{}:{}:{}: {}", origin_, line + 1, column + 1, message));
+    }
   }
 
   const std::string& message() const { return message_; }
@@ -32,17 +34,7 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
 }  // namespace
 
 std::string ReadTextFile(const std::string& path, std::string_view what) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    throw Error(ErrorCode::kNotFound, fmt::format("{} file {} does not exist", what, path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in || std::filesystem::is_directory(path, ec)) {
-    throw Error(ErrorCode::kIoError, fmt::format("cannot read {} file {}", what, path));
-  }
-  return text.str();
+  return ReadRegularFile(path, fmt::format("{} file", what), kMaxConfigFileBytes);
 }
 
 void ParseProtoText(const std::string& text, const std::string& origin, google::protobuf::Message* message,

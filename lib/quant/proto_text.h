@@ -12,12 +12,15 @@
 
 namespace ge::quant {
 
-// The whole file; kNotFound when it does not exist, kIoError when it cannot be read.
+// The whole file, at most kMaxConfigFileBytes: throws as ReadRegularFile does,
+// "PATH: cannot read WHAT file: REASON" (kNotFound when it does not exist,
+// kIoError when it cannot be read, is not a regular file or is too large).
 // `what` names the file's role in the message ("quant config").
 std::string ReadTextFile(const std::string& path, std::string_view what);
 
 // Parses `text` into `message`, recording field locations in `tree`. Fails with
-// kInvalidArgument "<origin>:<line>:<column>: <protobuf's message>" (1-based).
+// kInvalidArgument "<origin>:<line>:<column>: <protobuf's message>" (1-based),
+// control bytes escaped (EscapeForMessage).
 void ParseProtoText(const std::string& text, const std::string& origin, google::protobuf::Message* message,
                     google::protobuf::TextFormat::ParseInfoTree* tree);
 

@@ -7,7 +7,9 @@
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "graph/escape_for_message.h"
 #include "quant/proto/amct_config.pb.h"
+#include "quant/ifmr.h"
 #include "quant/proto_text.h"
 
 namespace ge::quant {
@@ -68,13 +70,22 @@ class ConfigChecker {
       const auto& ifmr = c.ifmr_quantize();
       const auto at = Append(steps, "ifmr_quantize");
       const std::string name = display + ".ifmr_quantize";
-      if (!(ifmr.search_range_start() > 0.0f && ifmr.search_range_start() < ifmr.search_range_end())) {
+      const float start = ifmr.search_range_start(), end = ifmr.search_range_end(), step = ifmr.search_step();
+      if (!(start > 0.0f && start < end && std::isfinite(end))) {
         Fail(Append(at, ifmr.has_search_range_start() ? "search_range_start" : "search_range_end"),
-             name + ".search_range", fmt::format("start {} and end {} must satisfy 0 < start < end",
-                                                 ifmr.search_range_start(), ifmr.search_range_end()));
+             name + ".search_range",
+             fmt::format("start {} and end {} must satisfy 0 < start < end (finite)", start, end));
       }
-      if (!(ifmr.search_step() > 0.0f)) {
-        Fail(Append(at, "search_step"), name + ".search_step", fmt::format("{} must be > 0", ifmr.search_step()));
+      if (!(step > 0.0f)) {
+        Fail(Append(at, "search_step"), name + ".search_step", fmt::format("{} must be > 0", step));
+      }
+      const double candidates =
+          IfmrCandidateCount({.search_range_start = start, .search_range_end = end, .search_step = step});
+      if (candidates > kMaxIfmrCandidates) {
+        Fail(Append(at, "search_step"), name + ".search_step",
+             fmt::format("{} makes {} clip ratios from {} to {}; at most {} are searched, so the step must be at "
+                         "least {}",
+                         step, candidates, start, end, kMaxIfmrCandidates, (end - start) / (kMaxIfmrCandidates - 1)));
       }
       CheckPercentile(ifmr.max_percentile(), Append(at, "max_percentile"), name + ".max_percentile");
       CheckPercentile(ifmr.min_percentile(), Append(at, "min_percentile"), name + ".min_percentile");
@@ -101,7 +112,8 @@ class ConfigChecker {
   [[noreturn]] void Fail(const std::vector<FieldStep>& steps, const std::string& display,
                          const std::string& problem) const {
     const std::string where = tree_ ? LocateField(origin_, config_, *tree_, steps) : origin_;
-    throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: {}: {}", where, display, problem));
+    // Layer names and types come from the file: escaped so that the message stays one line.
+    throw Error(ErrorCode::kInvalidArgument, EscapeForMessage(fmt::format("{}: {}: {}", where, display, problem)));
   }
 
   const std::string& origin_;

@@ -6,10 +6,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "graph/escape_for_message.h"
 #include "quant/proto/quant_record.pb.h"
 #include "quant/proto_text.h"
 
@@ -100,10 +102,14 @@ class EntryReader {
     return w;
   }
 
+  // The deploy rewrite quantizes with 1 / scale (AMCT's ProcessScale refuses a scale whose inverse overflows).
   void CheckScale(float scale, const char* field, int index) const {
-    if (!(scale > 0.0f) || !std::isfinite(scale)) {
+    if (!(scale > 0.0f) || !std::isfinite(scale) || !std::isfinite(1.0f / scale)) {
       const std::string name = index < 0 ? field : fmt::format("{}[{}]", field, index);
-      Fail("value", field, fmt::format("{} = {} must be positive and finite", name, scale), index);
+      Fail("value", field,
+           fmt::format("{} = {} must be positive and finite, and at least {} so that 1 / scale is finite", name, scale,
+                       1.0f / std::numeric_limits<float>::max()),
+           index);
     }
   }
 
@@ -112,9 +118,10 @@ class EntryReader {
     std::vector<FieldStep> steps = {{"record", index_}, {step}};
     if (!field.empty()) steps.push_back({field, field_index});
     const std::string where = LocateField(origin_, parsed_, tree_, steps);
+    // The layer name and type strings come from the file: escaped so that the message stays one line.
     throw Error(ErrorCode::kInvalidArgument,
-                fmt::format("{}: record[{}] ({}){}: {}", where, index_, layer_, field.empty() ? "" : "." + field,
-                            problem));
+                EscapeForMessage(fmt::format("{}: record[{}] ({}){}: {}", where, index_, layer_,
+                                             field.empty() ? "" : "." + field, problem)));
   }
 
   const std::string& origin_;
@@ -138,9 +145,8 @@ QuantRecord ParseQuantRecord(const std::string& text, const std::string& origin)
     LayerRecord layer = EntryReader(origin, parsed, tree, i).Read();
     if (!record.emplace(entry.key(), std::move(layer)).second) {
       throw Error(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: record[{}] ({}): the layer appears twice",
-                              LocateField(origin, parsed, tree, {{"record", i}}), i,
-                              entry.key()));
+                  EscapeForMessage(fmt::format("{}: record[{}] ({}): the layer appears twice",
+                                               LocateField(origin, parsed, tree, {{"record", i}}), i, entry.key())));
     }
   }
   return record;

@@ -332,8 +332,8 @@ assert set(doc) == {'ge', 'library', 'c_abi'}, doc
       "$ge" run "$demo" --input image=ints.npy
     expect_failure 1 "input 'image' from small.npy" "$ge" compare "$demo" "$demo" --input image=small.npy
     mkdir folder.npy
-    expect_failure 1 'cannot read folder.npy: Is a directory' "$ge" run "$demo" --input image=folder.npy
-    expect_failure 1 'cannot read missing.npy: No such file or directory' "$ge" run "$demo" --input image=missing.npy
+    expect_failure 1 'folder.npy: cannot read .npy file: it is a directory, not a regular file' "$ge" run "$demo" --input image=folder.npy
+    expect_failure 1 'missing.npy: cannot read .npy file: No such file or directory' "$ge" run "$demo" --input image=missing.npy
     ;;
   unwritable_outputs)
     # Each error is one line naming the path the user gave and the reason (the
@@ -360,12 +360,12 @@ assert set(doc) == {'ge', 'library', 'c_abi'}, doc
     ;;
   unreadable_model)
     mkdir folder.onnx
-    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" run folder.onnx
-    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" compile folder.onnx -o x.gem
-    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" info folder.onnx
-    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" viz folder.onnx -o x.dot
-    expect_failure 1 'cannot read folder.onnx: Is a directory' "$ge" compare "$demo" folder.onnx
-    expect_failure 1 'cannot read missing.onnx: No such file or directory' "$ge" compile missing.onnx -o x.gem
+    expect_failure 1 'folder.onnx: cannot read model file: it is a directory, not a regular file' "$ge" run folder.onnx
+    expect_failure 1 'folder.onnx: cannot read model file: it is a directory, not a regular file' "$ge" compile folder.onnx -o x.gem
+    expect_failure 1 'folder.onnx: cannot read model file: it is a directory, not a regular file' "$ge" info folder.onnx
+    expect_failure 1 'folder.onnx: cannot read model file: it is a directory, not a regular file' "$ge" viz folder.onnx -o x.dot
+    expect_failure 1 'folder.onnx: cannot read model file: it is a directory, not a regular file' "$ge" compare "$demo" folder.onnx
+    expect_failure 1 'missing.onnx: cannot read model file: No such file or directory' "$ge" compile missing.onnx -o x.gem
     ;;
   docs_match_help)
     # docs/cli.md shows each command's --help verbatim, so the page cannot drift from the tool.

@@ -7,8 +7,9 @@ fail() {
 }
 
 # expect_failure STATUS PATTERN COMMAND...: the command must exit with STATUS
-# and print exactly one stderr line "ge: error: ..." that matches PATTERN and
-# shows none of ge's internals: no temporary file, no C++ library exception text.
+# and print exactly one stderr line "ge: error: ..." that matches PATTERN, holds
+# no control byte (CR, escape, ...) and shows none of ge's internals: no
+# temporary file, no C++ library exception text.
 expect_failure() {
   local want_status=$1 pattern=$2
   shift 2
@@ -18,6 +19,7 @@ expect_failure() {
   [[ $(wc -l <stderr.txt) == 1 ]] || fail "expected one error line, got: $(cat stderr.txt)"
   grep -q '^ge: error: ' stderr.txt || fail "error line lacks 'ge: error:': $(cat stderr.txt)"
   grep -q -- "$pattern" stderr.txt || fail "error line does not mention '$pattern': $(cat stderr.txt)"
+  [[ -z $(LC_ALL=C tr -d '\n\040-\176\200-\377' <stderr.txt) ]] || fail "error line holds control bytes: $(cat -v stderr.txt)"
   ! grep -qiE '\.tmp\b|filesystem error|basic_|std::' stderr.txt || fail "error line shows internals: $(cat stderr.txt)"
 }
 

@@ -110,7 +110,8 @@ TEST_CASE("Record validation errors point at the field", "[record]") {
     return test::ErrorOf([&] { ParseQuantRecord(text, "r.txt"); }).second;
   };
   CHECK(error_of("record {\n  key: \"c\"\n  value {\n    scale_d: 0\n  }\n}") ==
-        "r.txt:4:5: record[0] (c).scale_d: scale_d = 0 must be positive and finite");
+        "r.txt:4:5: record[0] (c).scale_d: scale_d = 0 must be positive and finite, and at least 2.938736e-39 so "
+        "that 1 / scale is finite");
   CHECK(error_of("record { key: \"c\" value { scale_d: 1 offset_d: 128 } }") ==
         "r.txt:1:38: record[0] (c).offset_d: 128 is outside the INT8 range [-128, 127]");
   CHECK(error_of("record { key: \"c\" value { scale_d: 1 offset_d: 128 act_type: \"INT16\" } }").empty());

@@ -1,8 +1,6 @@
 #include "file_checks.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -20,15 +18,6 @@ namespace {
 }
 
 }  // namespace
-
-void CheckReadableFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) CannotRead(path, errno);
-  struct stat info {};
-  const int error = ::fstat(fd, &info) != 0 ? errno : S_ISDIR(info.st_mode) ? EISDIR : 0;
-  ::close(fd);
-  if (error != 0) CannotRead(path, error);
-}
 
 size_t FileSize(const std::string& path) {
   struct stat info {};

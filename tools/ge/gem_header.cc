@@ -1,13 +1,14 @@
 #include "gem_header.h"
 
-#include <fstream>
-#include <iterator>
+#include <memory>
 
 #include <flatbuffers/flatbuffers.h>
 #include <fmt/core.h>
 
 #include "gem_generated.h"
 #include "ge/error.h"
+#include "graph/escape_for_message.h"
+#include "graph/mapped_file.h"
 
 namespace ge::cli {
 
@@ -18,12 +19,12 @@ bool HasGemIdentifier(std::string_view head) {
 }
 
 GemHeader ReadGemHeader(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::kNotFound, fmt::format("cannot open .gem file '{}'", path));
-  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  flatbuffers::Verifier verifier(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  // Mapped rather than read: a .gem holds the weights too.
+  const std::shared_ptr<const MappedFile> file = MappedFile::Open(path);
+  const std::string_view bytes(reinterpret_cast<const char*>(file->data()), file->size());
+  flatbuffers::Verifier verifier(file->data(), file->size());
   if (!HasGemIdentifier(bytes) || !gem::VerifyModelBuffer(verifier)) {
-    throw Error(ErrorCode::kInvalidModel, fmt::format("'{}' is not a valid .gem file", path));
+    throw Error(ErrorCode::kInvalidModel, EscapeForMessage(fmt::format("'{}' is not a valid .gem file", path)));
   }
   const gem::Header* header = gem::GetModel(bytes.data())->header();
   auto text = [](const flatbuffers::String* s) { return s ? s->str() : std::string(); };

@@ -8,7 +8,6 @@
 #include <fmt/core.h>
 
 #include "args.h"
-#include "file_checks.h"
 #include "ge/error.h"
 #include "graph/closest_name.h"
 #include "graph/npy.h"
@@ -52,7 +51,6 @@ Tensor RandomTensor(const TensorInfo& info, std::mt19937& engine) {
 
 // Checked here rather than left to the run, whose error could not name the file.
 Tensor ReadInputFile(const TensorInfo& info, const std::string& path) {
-  CheckReadableFile(path);
   Tensor tensor = ReadNpy(path);
   if (tensor.dtype() != info.dtype || !ShapeAccepts(info.shape, tensor.shape())) {
     throw Error(ErrorCode::kInvalidArgument,

@@ -1,9 +1,18 @@
 // `ge`: compile, run and inspect models from the command line (docs/cli.md).
+#include <cxxabi.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <typeinfo>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,6 +21,7 @@
 #include "commands.h"
 #include "ge/error.h"
 #include "graph/closest_name.h"
+#include "graph/escape_for_message.h"
 #include "openmp_wait.h"
 
 namespace {
@@ -63,18 +73,34 @@ int Main(std::span<const char* const> args) {
   return command.run(parsed);
 }
 
-// Errors are one line, so that scripts can grep them; multi-line messages
-// (lists of unsupported ops, for instance) are joined with "; ".
-void ReportError(const char* message) {
+// Errors are one line, so that scripts can grep them: multi-line messages
+// (lists of unsupported ops, for instance) are joined with "; ", and any other
+// control byte (a message may quote a file's bytes) is escaped.
+void ReportError(std::string_view message) {
   std::string line;
-  for (const char* c = message; *c != '\0'; ++c) {
-    if (*c != '\n') {
-      line += *c;
-    } else if (c[1] != '\0') {
-      line += "; ";
-    }
+  for (size_t start = 0; start < message.size();) {
+    const size_t newline = std::min(message.find('\n', start), message.size());
+    if (!line.empty()) line += "; ";
+    line += ge::EscapeForMessage(message.substr(start, newline - start));
+    start = newline + 1;
   }
   std::fprintf(stderr, "ge: error: %s\n", line.c_str());
+}
+
+// An exception that is not a ge::Error is a bug in ge: reported by its kind
+// (the unqualified class name, "length_error"), never by the library's own text.
+std::string InternalError(const std::exception& error) {
+  if (dynamic_cast<const std::bad_alloc*>(&error)) return "internal error: out of memory";
+  if (const auto* fs_error = dynamic_cast<const std::filesystem::filesystem_error*>(&error)) {
+    return fmt::format("internal error: a file system call on '{}' failed: {}", fs_error->path1().string(),
+                       fs_error->code().message());
+  }
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> demangled(
+      abi::__cxa_demangle(typeid(error).name(), nullptr, nullptr, &status), std::free);
+  std::string kind = status == 0 ? demangled.get() : typeid(error).name();
+  kind = kind.substr(kind.rfind("::") == std::string::npos ? 0 : kind.rfind("::") + 2);
+  return fmt::format("internal error: unexpected exception '{}'; please report it", kind);
 }
 
 }  // namespace
@@ -90,7 +116,7 @@ int main(int argc, char** argv) {
     ReportError(e.what());
     return kExitFailure;
   } catch (const std::exception& e) {
-    ReportError(e.what());
+    ReportError(InternalError(e));
     return kExitFailure;
   }
 }

@@ -1,15 +1,16 @@
 #include "model_loader.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/core.h>
 
 #include "ge/error.h"
-#include "file_checks.h"
 #include "ge/onnx_importer.h"
 #include "gem_header.h"
+#include "graph/escape_for_message.h"
+#include "graph/regular_file.h"
 
 namespace ge::cli {
 namespace {
@@ -21,20 +22,21 @@ constexpr unsigned char kOnnxFirstByte = 0x08;
 }  // namespace
 
 ModelFormat DetectModelFormat(const std::string& path) {
-  CheckReadableFile(path);
+  const RegularFile file = RegularFile::Open(path, "model file");
   char head[8] = {};
-  std::ifstream in(path, std::ios::binary);
-  in.read(head, sizeof(head));
-  const std::string_view magic(head, static_cast<size_t>(in.gcount()));
+  const size_t head_bytes = std::min<uint64_t>(file.size(), sizeof(head));
+  file.ReadAt(0, head, head_bytes);
+  const std::string_view magic(head, head_bytes);
   if (HasGemIdentifier(magic)) return ModelFormat::kGem;
 
   const std::string extension = std::filesystem::path(path).extension().string();
   if (extension == ".gem") return ModelFormat::kGem;  // the loader reports what is wrong with it
   if (extension == ".onnx") return ModelFormat::kOnnx;
   if (!magic.empty() && static_cast<unsigned char>(magic[0]) == kOnnxFirstByte) return ModelFormat::kOnnx;
-  throw Error(ErrorCode::kInvalidArgument,
-              fmt::format("cannot tell the format of '{}': expected an ONNX model (.onnx) or a compiled ge model (.gem)",
-                          path));
+  throw Error(
+      ErrorCode::kInvalidArgument,
+      EscapeForMessage(fmt::format(
+          "cannot tell the format of '{}': expected an ONNX model (.onnx) or a compiled ge model (.gem)", path)));
 }
 
 LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress) {

@@ -12,7 +12,8 @@ namespace ge::cli {
 enum class ModelFormat { kOnnx, kGem };
 
 // Decides by the file's first bytes, then by its extension. Throws ge::Error:
-// as CheckReadableFile for a file it cannot read, kInvalidArgument when neither tells.
+// as RegularFile::Open for a file it cannot read or that is not a regular file
+// (a FIFO, a device, a directory), kInvalidArgument when neither tells.
 ModelFormat DetectModelFormat(const std::string& path);
 
 struct LoadedModel {

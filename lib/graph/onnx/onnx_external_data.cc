@@ -4,16 +4,20 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <optional>
 
 #include "ge/error.h"
+#include "graph/escape_for_message.h"
+#include "graph/regular_file.h"
 
 namespace ge::onnx_import {
 namespace {
 
 namespace fs = std::filesystem;
 using onnx::TensorProto;
+
+// Messages quote locations and names from the model file: escaped so that they stay one line.
+[[noreturn]] void Fail(ErrorCode code, const std::string& message) { throw Error(code, EscapeForMessage(message)); }
 
 struct ExternalDataRef {
   std::string location;
@@ -25,8 +29,8 @@ uint64_t ParseByteCount(const std::string& text, const std::string& key, const s
   uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: external data key '{}' is '{}'; expected a non-negative integer", what, key, text));
+    Fail(ErrorCode::kInvalidModel,
+         fmt::format("{}: external data key '{}' is '{}'; expected a non-negative integer", what, key, text));
   }
   return value;
 }
@@ -46,8 +50,8 @@ ExternalDataRef ParseExternalDataRef(const TensorProto& tensor, const std::strin
     // "checksum" and unknown keys carry nothing needed to read the bytes.
   }
   if (!has_location || ref.location.empty()) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: data_location is EXTERNAL but the external_data key 'location' is missing", what));
+    Fail(ErrorCode::kInvalidModel,
+         fmt::format("{}: data_location is EXTERNAL but the external_data key 'location' is missing", what));
   }
   return ref;
 }
@@ -61,63 +65,51 @@ bool IsWithin(const fs::path& dir, const fs::path& path) {
 fs::path ResolveLocation(const fs::path& model_dir, const std::string& location, const std::string& what) {
   const fs::path relative(location);
   if (relative.has_root_name() || relative.has_root_directory()) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: external data location '{}' is an absolute path; only relative paths inside the "
-                            "model's folder '{}' are allowed",
-                            what, location, model_dir.string()));
+    Fail(ErrorCode::kInvalidModel,
+         fmt::format("{}: external data location '{}' is an absolute path; only relative paths inside the "
+                     "model's folder '{}' are allowed",
+                     what, location, model_dir.string()));
   }
   std::error_code ec;
-  const fs::path dir = fs::weakly_canonical(fs::absolute(model_dir), ec);
+  fs::path dir = fs::absolute(model_dir, ec);
+  if (!ec) dir = fs::weakly_canonical(dir, ec);
   if (ec) {
-    throw Error(ErrorCode::kIoError,
-                fmt::format("{}: cannot resolve the model's folder '{}': {}", what, model_dir.string(), ec.message()));
+    Fail(ErrorCode::kIoError,
+         fmt::format("{}: cannot resolve the model's folder '{}': {}", what, model_dir.string(), ec.message()));
   }
   const fs::path lexical = (dir / relative).lexically_normal();
   if (!IsWithin(dir, lexical)) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: external data location '{}' escapes the model's folder '{}'", what, location,
-                            dir.string()));
+    Fail(ErrorCode::kInvalidModel,
+         fmt::format("{}: external data location '{}' escapes the model's folder '{}'", what, location, dir.string()));
   }
   // Symbolic links may still lead elsewhere: compare the fully resolved path too.
   const fs::path real = fs::weakly_canonical(lexical, ec);
   if (ec || !IsWithin(dir, real)) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: external data location '{}' resolves to '{}', outside the model's folder '{}'", what,
-                            location, ec ? lexical.string() : real.string(), dir.string()));
+    Fail(ErrorCode::kInvalidModel,
+         fmt::format("{}: external data location '{}' resolves to '{}', outside the model's folder '{}'", what,
+                     location, ec ? lexical.string() : real.string(), dir.string()));
   }
   if (!fs::exists(real, ec)) {
-    throw Error(ErrorCode::kNotFound,
-                fmt::format("{}: external data file '{}' (location '{}') does not exist", what, real.string(),
-                            location));
+    Fail(ErrorCode::kNotFound,
+         fmt::format("{}: external data file '{}' (location '{}') does not exist", what, real.string(), location));
   }
   if (!fs::is_regular_file(real, ec)) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: external data location '{}' is not a regular file", what, location));
+    Fail(ErrorCode::kInvalidModel,
+         fmt::format("{}: external data location '{}' is not a regular file", what, location));
   }
   return real;
 }
 
-std::string ReadRange(const fs::path& file, const ExternalDataRef& ref, const std::string& what) {
-  std::error_code ec;
-  const uint64_t file_size = fs::file_size(file, ec);
-  if (ec) {
-    throw Error(ErrorCode::kIoError, fmt::format("{}: cannot stat external data file '{}': {}", what, file.string(),
-                                                 ec.message()));
+std::string ReadRange(const fs::path& path, const ExternalDataRef& ref, const std::string& what) {
+  const RegularFile file = RegularFile::Open(path.string(), fmt::format("the external data of {}", what));
+  const uint64_t length = ref.length.value_or(ref.offset <= file.size() ? file.size() - ref.offset : 0);
+  if (ref.offset > file.size() || length > file.size() - ref.offset) {
+    Fail(ErrorCode::kInvalidModel,
+         fmt::format("{}: external data range offset {} length {} lies beyond the end of '{}' ({} bytes)", what,
+                     ref.offset, length, path.string(), file.size()));
   }
-  const uint64_t length = ref.length.value_or(ref.offset <= file_size ? file_size - ref.offset : 0);
-  if (ref.offset > file_size || length > file_size - ref.offset) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: external data range offset {} length {} lies beyond the end of '{}' ({} bytes)", what,
-                            ref.offset, length, file.string(), file_size));
-  }
-  std::ifstream in(file, std::ios::binary);
   std::string bytes(length, '\0');
-  in.seekg(static_cast<std::streamoff>(ref.offset));
-  in.read(bytes.data(), static_cast<std::streamsize>(length));
-  if (!in) {
-    throw Error(ErrorCode::kIoError, fmt::format("{}: reading {} bytes at offset {} of '{}' failed", what, length,
-                                                 ref.offset, file.string()));
-  }
+  file.ReadAt(ref.offset, bytes.data(), length);
   return bytes;
 }
 
@@ -125,10 +117,10 @@ void LoadTensor(TensorProto& tensor, const fs::path& model_dir, const std::strin
   if (tensor.data_location() != TensorProto::EXTERNAL) return;
   const ExternalDataRef ref = ParseExternalDataRef(tensor, what);
   if (model_dir.empty()) {
-    throw Error(ErrorCode::kInvalidModel,
-                fmt::format("{}: its data is in the external file '{}', but the model was given as a buffer without a "
-                            "base directory; pass base_dir to ImportOnnxBuffer or import the file with ImportOnnxFile",
-                            what, ref.location));
+    Fail(ErrorCode::kInvalidModel,
+         fmt::format("{}: its data is in the external file '{}', but the model was given as a buffer without a "
+                     "base directory; pass base_dir to ImportOnnxBuffer or import the file with ImportOnnxFile",
+                     what, ref.location));
   }
   const fs::path file = ResolveLocation(model_dir, ref.location, what);
   tensor.set_raw_data(ReadRange(file, ref, what));
