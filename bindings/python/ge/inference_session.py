@@ -1,6 +1,7 @@
 """InferenceSession: onnxruntime's Python API over a ge Model, so that a
 script written for onnxruntime runs with `import ge as ort`."""
 import os
+import stat
 
 from ge import providers as _providers
 from ge._feeds import FeedLayout, invalid_argument
@@ -16,6 +17,9 @@ def _is_gem(path_or_bytes):
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         return bytes(path_or_bytes[4:8]) == _GEM_IDENTIFIER
     try:
+        # Opening a FIFO would wait for a writer: only a regular file is peeked at.
+        if not stat.S_ISREG(os.stat(path_or_bytes).st_mode):
+            return False  # the library refuses it by name
         with open(path_or_bytes, "rb") as f:
             return f.read(8)[4:8] == _GEM_IDENTIFIER
     except OSError:

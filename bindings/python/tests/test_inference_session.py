@@ -1,6 +1,7 @@
 """ge.InferenceSession speaks onnxruntime's dialect: scripts written for
 onnxruntime run with `import ge as ort`; checked against the demo model's
 PyTorch-computed output and a two-output graph with dims known at run time."""
+import os
 import threading
 
 import numpy as np
@@ -107,6 +108,10 @@ def test_construction_errors(demo_model_path, tmp_path):
     ge.InferenceSession(demo_model_path, providers=[("CPUExecutionProvider", {})], provider_options=None)
     with pytest.raises(ge.NotFoundError, match="missing.onnx"):
         ge.InferenceSession(tmp_path / "missing.onnx")
+    # A FIFO is refused by name rather than waited on.
+    os.mkfifo(tmp_path / "fifo.onnx")
+    with pytest.raises(ge.IoError, match="fifo.onnx"):
+        ge.InferenceSession(tmp_path / "fifo.onnx")
     with pytest.raises(TypeError, match="path .* or the bytes"):
         ge.InferenceSession(42)
     with pytest.raises(TypeError, match="unexpected keyword arguments"):
