@@ -112,8 +112,8 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   impl->device_name = impl->device->name();
   device::Device& device = *impl->device;
   // Constant folding runs on the host whatever the target device.
-  KernelConstantEvaluator evaluator(device::CpuDevice());
   const RuntimeOptions& settings = impl->settings;
+  KernelConstantEvaluator evaluator(device::CpuDevice(), settings.max_tensor_bytes);
   const passes::PrecisionPolicy precision = LoadPrecisionPolicy(settings);
   const passes::ImplModeSelection impl_modes = passes::MakeImplModeSelection(
       settings.impl_mode, settings.impl_mode_given, settings.optypelist_for_implmode, settings.op_precision_mode);

@@ -3,6 +3,7 @@
 #include "ge/error.h"
 #include "runtime/host_kernel.h"
 #include "runtime/kernel_selection.h"
+#include "runtime/tensor_size_cap.h"
 
 namespace ge::runtime {
 
@@ -10,6 +11,7 @@ std::optional<std::vector<Tensor>> KernelConstantEvaluator::Evaluate(const Node&
                                                                     const std::vector<Tensor>& inputs) {
   for (const Value* output : node.outputs()) {
     if (!output->shape().IsStatic() || DataTypeSize(output->dtype()) == 0) return std::nullopt;
+    CheckTensorSize(node, *output, max_tensor_bytes_);
   }
   SelectedKernel selected;
   try {

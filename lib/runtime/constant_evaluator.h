@@ -11,14 +11,18 @@ namespace ge::runtime {
 class KernelConstantEvaluator final : public ConstantEvaluator {
  public:
   // The device must keep its memory on the host (device::Device::host_memory()).
-  explicit KernelConstantEvaluator(const device::Device& device) : device_(device) {}
+  // Folding never allocates a tensor over max_tensor_bytes (ge.maxTensorBytes).
+  KernelConstantEvaluator(const device::Device& device, uint64_t max_tensor_bytes)
+      : device_(device), max_tensor_bytes_(max_tensor_bytes) {}
 
   // nullopt when the device has no kernel for the node or an output shape is
-  // not static; errors of the kernel itself propagate.
+  // not static; an output over the cap is kInvalidModel (tensor_size_cap.h);
+  // errors of the kernel itself propagate.
   std::optional<std::vector<Tensor>> Evaluate(const Node& node, const std::vector<Tensor>& inputs) override;
 
  private:
   const device::Device& device_;
+  uint64_t max_tensor_bytes_;
 };
 
 }  // namespace ge::runtime

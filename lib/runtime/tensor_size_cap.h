@@ -10,8 +10,11 @@
 namespace ge::runtime {
 
 // Throws kInvalidModel naming the node, the value, its shape and dtype, and
-// the cap, for the first value of a static shape whose byte size exceeds
-// max_bytes or does not fit int64. Values of unknown shapes are skipped.
+// the cap, when `value` (an output of `node`) has a static shape whose byte
+// size exceeds max_bytes or does not fit int64. Unknown shapes pass.
+void CheckTensorSize(const Node& node, const Value& value, uint64_t max_bytes);
+
+// CheckTensorSize for every value of the graph.
 void CheckTensorSizes(const Graph& graph, uint64_t max_bytes);
 
 }  // namespace ge::runtime

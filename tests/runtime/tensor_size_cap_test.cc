@@ -83,3 +83,21 @@ TEST_CASE("The memory planner refuses buffers whose sum overflows int64") {
 }
 
 }  // namespace ge::test
+
+namespace ge::test {
+
+TEST_CASE("Constant folding does not allocate a value over ge.maxTensorBytes") {
+  // Fill's dims come from a constant that an Add computes, so its shape is
+  // known only once the passes fold the Add: the check before them cannot see it.
+  GraphBuilder b("fill");
+  Tensor half(DataType::kInt64, {1});
+  half.data_as<int64_t>()[0] = int64_t{1} << 39;  // dims [2^40]: 4 TiB of floats
+  Value* dims = b.Add(b.Constant("half", half), b.Constant("other_half", half), "dims");
+  Tensor value(DataType::kFloat, {});
+  Value* filled = b.Op("Fill", {dims, b.Constant("value", value)}, {}, 1, "fill")[0];
+  b.Output(b.Add(filled, b.Input("x", DataType::kFloat, {1}), "sum"));
+  CHECK_THAT(CompileError(b.Build()), Contains("'fill' (Fill)") && Contains("[1099511627776]") &&
+                                          Contains("4398046511104 bytes") && Contains("ge.maxTensorBytes"));
+}
+
+}  // namespace ge::test
