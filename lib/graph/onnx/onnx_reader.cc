@@ -4,15 +4,13 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include <fcntl.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <climits>
 #include <cstring>
 
 #include "ge/error.h"
+#include "graph/regular_file.h"
 
 namespace ge::onnx_import {
 
@@ -59,33 +57,18 @@ onnx::ModelProto ParseOnnxModel(const void* data, size_t size, const std::string
 }
 
 onnx::ModelProto ParseOnnxFile(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    throw Error(ErrorCode::kNotFound, fmt::format("{}: no such ONNX model file", path.string()));
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    throw Error(ErrorCode::kIoError, fmt::format("{}: is a directory, not an ONNX model file", path.string()));
-  }
+  // Opened without blocking and refused unless a regular file: a FIFO or a
+  // device would block or be read without end.
+  const RegularFile file = RegularFile::Open(path.string(), "model file");
+  CheckMessageSize(file.size(), path.string());
   // Streamed through a small buffer rather than mapped: the file's pages stay
   // in the page cache, outside this process's resident set, so the parse
   // costs the parsed message only, not the message plus the file.
-  const uint64_t size = std::filesystem::file_size(path, ec);  // fails for anything but a regular file
-  if (ec) throw Error(ErrorCode::kIoError, fmt::format("{}: cannot read model file: {}", path.string(), ec.message()));
-  CheckMessageSize(size, path.string());
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    throw Error(errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIoError,
-                fmt::format("{}: cannot read model file: {}", path.string(), std::strerror(errno)));
-  }
-  google::protobuf::io::FileInputStream stream(fd, kReadBlockBytes);
-  stream.SetCloseOnDelete(true);
+  google::protobuf::io::FileInputStream stream(file.fd(), kReadBlockBytes);
   onnx::ModelProto model;
   if (!model.ParseFromZeroCopyStream(&stream)) {
-    if (stream.GetErrno() != 0) {
-      throw Error(ErrorCode::kIoError,
-                  fmt::format("{}: cannot read model file: {}", path.string(), std::strerror(stream.GetErrno())));
-    }
-    ParseFailed(size, path.string());
+    if (stream.GetErrno() != 0) file.Fail(std::strerror(stream.GetErrno()));
+    ParseFailed(file.size(), path.string());
   }
   CheckHasGraph(model, path.string());
   return model;
