@@ -20,10 +20,10 @@
 #include "runtime/compiler.h"
 #include "runtime/gem_checksum.h"
 #include "runtime/gem_file.h"
+#include "runtime/gem_validation.h"
 #include "runtime/intra_op_threads.h"
 #include "runtime/model_layout.h"
 #include "runtime/storage_plan.h"
-#include "runtime/stream_assignment.h"
 #include "runtime/stream_workers.h"
 
 namespace ge::runtime {
@@ -96,9 +96,11 @@ class GemLoader {
                                              static_cast<int>(std::min<uint32_t>(model_.plan()->stream_count(), 64))));
     impl->weights_file = file_;
     impl->graph = BuildGraph(graph_def);
-    // Kernels trust normalized attributes and consistent dtypes; a file from
-    // elsewhere gets the same checks as a graph handed to the compiler.
+    // Kernels trust normalized attributes, consistent dtypes and the stored
+    // shapes; a file from elsewhere gets the same checks as a graph handed to
+    // the compiler, and its shapes must follow from its inputs and attributes.
     VerifyGraph(*impl->graph);
+    ValidateLoadedGraph(*impl->graph, impl->settings.max_tensor_bytes);
 
     impl->device = SelectDevice(impl->settings);
     device::Device& device = *impl->device;
@@ -125,8 +127,7 @@ class GemLoader {
     }
     CheckGraphIo(*impl, graph_def);
     TakePlan(*impl, plan);
-    CheckStorage(*impl);
-    CheckStreams(*impl);
+    ValidateLoadedPlan(*impl, impl->settings.max_tensor_bytes);
     GrowWorkspaces(*impl);
     impl->arenas = std::make_unique<ArenaPool>(device.allocator(), impl->memory.arena_bytes, impl->settings.max_arenas);
     if (!device.host_memory()) impl->device_constants = std::make_unique<DeviceConstants>(device, impl->constants);
@@ -146,7 +147,10 @@ class GemLoader {
         std::vector<Value*> inputs;
         if (def->inputs() != nullptr) {
           for (int32_t id : *def->inputs()) {
-            if (id >= 0 && (static_cast<size_t>(id) >= num_values || values[id] == nullptr)) {
+            if (id < -1 || (id >= 0 && static_cast<size_t>(id) >= num_values)) {
+              Corrupted(fmt::format(" (node '{}' reads value #{}, which does not exist)", name, id));
+            }
+            if (id >= 0 && values[id] == nullptr) {
               Corrupted(fmt::format(" (node '{}' reads value #{} before it is produced)", name, id));
             }
             inputs.push_back(id >= 0 ? values[id] : nullptr);
