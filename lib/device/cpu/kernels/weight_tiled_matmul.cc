@@ -7,16 +7,13 @@
 #include <dnnl.hpp>
 #include <omp.h>
 
+#include "device/cpu/kernels/cpu_clones.h"
 #include "device/cpu/kernels/element_types.h"
 #include "ge/error.h"
 
-// The hot loops are compiled for AVX-512 and AVX2 too and picked at load
-// time for the CPU at hand (the library's baseline is plain x86-64).
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define GE_WEIGHT_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define GE_WEIGHT_KERNEL
-#endif
+// The hot loops (ExpandTile, AccumulateRows) run through PerCpu: compiled for
+// AVX-512 and AVX2 too, picked per call for the CPU at hand as capped by
+// GE_MAX_CPU_ISA (the library's baseline is plain x86-64).
 
 namespace ge::device::cpu {
 
@@ -68,7 +65,7 @@ ColumnDequant DequantOf(const TiledWeight& w) {
 // Columns [first, first + width) of W as float32: tile[k * width + j] (or
 // tile[j * k + l] for a transposed W, so the reads stay contiguous).
 template <typename W>
-GE_WEIGHT_KERNEL void ExpandTile(const TiledWeight& w, int64_t first, int64_t width, float* tile) {
+void ExpandTile(const TiledWeight& w, int64_t first, int64_t width, float* tile) {
   const W* data = static_cast<const W*>(w.data);
   const ColumnDequant dq = DequantOf(w);
   float scale[kWeightTileColumns], offset[kWeightTileColumns];
@@ -97,8 +94,7 @@ GE_WEIGHT_KERNEL void ExpandTile(const TiledWeight& w, int64_t first, int64_t wi
 // follows from linearity, y = (acc + offset * sum_l x[r][l]) * scale, so no
 // float copy of W is ever made.
 template <typename W>
-GE_WEIGHT_KERNEL void AccumulateRows(const float* x, int64_t rows, const TiledWeight& w, int64_t first,
-                                     int64_t width, float* acc) {
+void AccumulateRows(const float* x, int64_t rows, const TiledWeight& w, int64_t first, int64_t width, float* acc) {
   const W* data = static_cast<const W*>(w.data);
   std::fill(acc, acc + rows * width, 0.0f);
   if (w.transposed) {
@@ -186,13 +182,13 @@ void DirectMatMul(const float* x, int64_t rows, const TiledWeight& w, const floa
       const float* xs = x + row0 * w.k;
       switch (w.dtype) {
         case DataType::kInt8:
-          AccumulateRows<int8_t>(xs, count, w, first, width, acc);
+          PerCpu([&] { AccumulateRows<int8_t>(xs, count, w, first, width, acc); });
           break;
         case DataType::kFloat16:
-          AccumulateRows<_Float16>(xs, count, w, first, width, acc);
+          PerCpu([&] { AccumulateRows<_Float16>(xs, count, w, first, width, acc); });
           break;
         default:
-          AccumulateRows<float>(xs, count, w, first, width, acc);
+          PerCpu([&] { AccumulateRows<float>(xs, count, w, first, width, acc); });
           break;
       }
       for (int64_t r = 0; r < count; ++r) {
@@ -232,13 +228,13 @@ void WeightTiledMatMul(const std::string& node_label, const float* x, int64_t ro
     float* expanded = reinterpret_cast<float*>(static_cast<char*>(workspace) + per_thread * omp_get_thread_num());
     switch (w.dtype) {
       case DataType::kInt8:
-        ExpandTile<int8_t>(w, first, width, expanded);
+        PerCpu([&] { ExpandTile<int8_t>(w, first, width, expanded); });
         break;
       case DataType::kFloat16:
-        ExpandTile<_Float16>(w, first, width, expanded);
+        PerCpu([&] { ExpandTile<_Float16>(w, first, width, expanded); });
         break;
       default:
-        ExpandTile<float>(w, first, width, expanded);
+        PerCpu([&] { ExpandTile<float>(w, first, width, expanded); });
         break;
     }
     float* out = y + row0 * w.n + first;
