@@ -50,7 +50,13 @@ LoadedModel LoadModel(const std::string& path, const Options& options, Progress&
     progress.Show(fmt::format("importing {} ...", path));
     std::unique_ptr<Graph> graph = ImportOnnxFile(path);
     progress.Show(fmt::format("compiling {} ({} nodes) ...", path, graph->num_nodes()));
-    loaded.model = CompiledModel::Compile(std::move(graph), options);
+    try {
+      loaded.model = CompiledModel::Compile(std::move(graph), options);
+    } catch (const Error& e) {
+      // Import errors name the file; compile errors name the node, so the
+      // file is added here: the user may be running several models.
+      throw Error(e.code(), fmt::format("{}: {}", path, e.what()));
+    }
   }
   progress.Clear();
   loaded.prepare_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
