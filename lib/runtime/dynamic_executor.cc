@@ -12,6 +12,7 @@
 #include "runtime/host_kernel.h"
 #include "runtime/run_profiler.h"
 #include "runtime/kernel_selection.h"
+#include "runtime/tensor_size_cap.h"
 
 namespace ge::runtime {
 namespace {
@@ -188,6 +189,9 @@ std::vector<Tensor> DynamicExecutor::RunStep(size_t step_index, Node& node, cons
   InferContext infer(node, known);
   step.schema->infer()(infer);
   RequireRunnableOutputs(node);
+  // Shapes that follow from data are known only now: the cap applies here,
+  // before the kernel allocates them, as the compiler applies it to static ones.
+  for (const Value* output : node.outputs()) CheckTensorSize(node, *output, impl_.settings.max_tensor_bytes);
   std::shared_ptr<const ShapedKernel> kernel = KernelFor(step_index, node);
   return RunKernelOnHost(*kernel->kernel, *kernel->node, inputs);
 }

@@ -100,4 +100,19 @@ TEST_CASE("Constant folding does not allocate a value over ge.maxTensorBytes") {
                                           Contains("4398046511104 bytes") && Contains("ge.maxTensorBytes"));
 }
 
+TEST_CASE("Shapes known only at run time are held to ge.maxTensorBytes, with plans per shape and node by node") {
+  for (const char* plan_cache_bytes : {"268435456", "0"}) {
+    INFO("ge.exec.dynamicPlanCacheBytes=" << plan_cache_bytes);
+    auto model = CompiledModel::Compile(ReluModel({Shape::kUnknownDim}), {{"ge.maxTensorBytes", "16"},
+                                                                          {"ge.exec.dynamicPlanCacheBytes", plan_cache_bytes}});
+    CHECK(model->Run({Tensor(DataType::kFloat, {4})})[0].shape() == Shape{4});
+    try {
+      model->Run({Tensor(DataType::kFloat, {5})});  // 20 bytes: x (a plan's compile checks it too) and act
+      FAIL("a 20-byte output ran under a 16-byte cap");
+    } catch (const Error& e) {
+      CHECK_THAT(e.what(), Contains("of shape [5] (float32) needs 20 bytes") && Contains("is 16 bytes"));
+    }
+  }
+}
+
 }  // namespace ge::test
