@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "ge/error.h"
+#include "graph/onnx/onnx_inference_guards.h"
 #include "graph/regular_file.h"
 
 namespace ge::onnx_import {
@@ -87,7 +88,7 @@ void InferOnnxShapes(onnx::ModelProto& model) {
   const auto value_info = model.graph().value_info();
   const auto outputs = model.graph().output();
   try {
-    onnx::shape_inference::InferShapes(model);
+    onnx::shape_inference::InferShapes(model, &GuardedSchemaRegistry());
   } catch (const std::exception&) {
     *model.mutable_graph()->mutable_value_info() = value_info;
     *model.mutable_graph()->mutable_output() = outputs;

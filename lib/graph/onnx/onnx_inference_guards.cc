@@ -1,0 +1,129 @@
+#include "graph/onnx/onnx_inference_guards.h"
+
+#include <onnx/defs/shape_inference.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+
+namespace ge::onnx_import {
+namespace {
+
+// More dims than any real tensor has; an axis attribute beyond it is refused
+// even where the input's rank is not known yet.
+constexpr int64_t kMaxAxis = 1024;
+
+// The rank ONNX knows for a tensor input; none for a sequence or an unknown shape.
+std::optional<int64_t> InputRank(const onnx::InferenceContext& ctx, size_t index) {
+  if (index >= ctx.getNumInputs()) return std::nullopt;
+  const onnx::TypeProto* type = ctx.getInputType(index);
+  if (type == nullptr || !type->has_tensor_type() || !type->tensor_type().has_shape()) return std::nullopt;
+  return type->tensor_type().shape().dim_size();
+}
+
+// axis / axes attributes: within the input's rank, widened by the dims an op
+// may insert (Unsqueeze's axes count against the output's rank).
+void CheckAxes(const onnx::InferenceContext& ctx) {
+  const std::optional<int64_t> rank = InputRank(ctx, 0);
+  auto check = [&](const char* name, int64_t value, int64_t added) {
+    const int64_t bound = rank ? *rank + added : kMaxAxis;
+    if (value < -bound || value > bound) {
+      fail_shape_inference("attribute '", name, "' has value ", value, ", outside the input's rank");
+    }
+  };
+  if (const onnx::AttributeProto* axis = ctx.getAttribute("axis"); axis != nullptr && axis->has_i()) {
+    check("axis", axis->i(), 1);
+  }
+  if (const onnx::AttributeProto* axes = ctx.getAttribute("axes"); axes != nullptr) {
+    for (int64_t value : axes->ints()) check("axes", value, axes->ints_size());
+  }
+}
+
+// Where the data input and the weight input of a convolution or pooling op sit.
+struct WindowInputs {
+  size_t data = 0;
+  std::optional<size_t> weight;
+};
+
+const std::map<std::string, WindowInputs>& WindowOps() {
+  static const std::map<std::string, WindowInputs> ops = {
+      {"Conv", {0, 1}},          {"ConvTranspose", {0, 1}}, {"ConvInteger", {0, 1}}, {"QLinearConv", {0, 3}},
+      {"DeformConv", {0, 1}},    {"MaxPool", {0, {}}},      {"AveragePool", {0, {}}}, {"LpPool", {0, {}}},
+      {"MaxUnpool", {0, {}}},    {"GlobalAveragePool", {0, {}}}, {"GlobalMaxPool", {0, {}}},
+      {"GlobalLpPool", {0, {}}}, {"MaxRoiPool", {0, {}}}};
+  return ops;
+}
+
+// Convolutions and pooling index the spatial dims by their attributes'
+// lengths and the weight's dims by the data's rank: data of rank >= 3 (N, C,
+// spatial), a weight of the same rank, and per-spatial-dim attributes of the
+// matching length.
+void CheckWindow(const onnx::InferenceContext& ctx, const WindowInputs& inputs) {
+  const std::optional<int64_t> rank = InputRank(ctx, inputs.data);
+  if (!rank) return;
+  if (*rank < 3) fail_shape_inference("the data input has rank ", *rank, "; it needs N, C and spatial dims");
+  if (inputs.weight) {
+    const std::optional<int64_t> weight_rank = InputRank(ctx, *inputs.weight);
+    if (weight_rank && *weight_rank != *rank) {
+      fail_shape_inference("the weight has rank ", *weight_rank, ", the data ", *rank);
+    }
+  }
+  const int64_t spatial = *rank - 2;
+  for (const char* name : {"kernel_shape", "strides", "dilations", "output_padding", "output_shape", "pads"}) {
+    const onnx::AttributeProto* attribute = ctx.getAttribute(name);
+    if (attribute == nullptr || attribute->ints_size() == 0) continue;
+    const int64_t expected = std::string(name) == "pads" ? 2 * spatial : spatial;
+    // output_shape may also carry N and C.
+    const bool with_batch = std::string(name) == "output_shape" && attribute->ints_size() == *rank;
+    if (attribute->ints_size() != expected && !with_batch) {
+      fail_shape_inference("attribute '", name, "' has ", attribute->ints_size(), " values for ", spatial,
+                           " spatial dims");
+    }
+  }
+}
+
+void CheckInferenceInputs(const std::string& op_type, const onnx::InferenceContext& ctx) {
+  CheckAxes(ctx);
+  const auto window = WindowOps().find(op_type);
+  if (window != WindowOps().end()) CheckWindow(ctx, window->second);
+}
+
+class Registry final : public onnx::ISchemaRegistry {
+ public:
+  const onnx::OpSchema* GetSchema(const std::string& key, const int max_inclusive_version,
+                                  const std::string& domain) const override {
+    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(key, max_inclusive_version, domain);
+    if (schema == nullptr || !schema->has_type_and_shape_inference_function()) return schema;
+    const std::lock_guard lock(mutex_);
+    std::unique_ptr<onnx::OpSchema>& guarded = guarded_[schema];
+    if (!guarded) {
+      guarded = std::make_unique<onnx::OpSchema>(*schema);
+      onnx::InferenceFunction inner = schema->GetTypeAndShapeInferenceFunction();
+      guarded->TypeAndShapeInferenceFunction([op_type = key, inner](onnx::InferenceContext& ctx) {
+        CheckInferenceInputs(op_type, ctx);
+        inner(ctx);
+      });
+    }
+    return guarded.get();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  // One guarded copy per schema version, made on first use and kept: ONNX
+  // holds the pointers while it infers.
+  mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> guarded_;
+};
+
+}  // namespace
+
+const onnx::ISchemaRegistry& GuardedSchemaRegistry() {
+  static const Registry registry;
+  return registry;
+}
+
+}  // namespace ge::onnx_import
