@@ -74,7 +74,8 @@ class CompiledModel {
   // Loads a .gem file written by Save(); no re-import and no re-planning.
   // `options` may override the run-time options stored in the file (today:
   // ge.exec.intraOpThreads, ge.exec.maxArenas, ge.exec.asyncWorkers,
-  // ge.exec.dynamicPlanCacheBytes); compile options are fixed in the file and are refused.
+  // ge.exec.dynamicPlanCacheBytes) and set the load's ge.maxTensorBytes (the
+  // file's own is not trusted); compile options are fixed in the file and are refused.
   static std::shared_ptr<const CompiledModel> Load(const std::string& path, const Options& options = {});
   static std::shared_ptr<const CompiledModel> LoadFromMemory(const void* data, size_t size,
                                                              const std::string& origin = "<memory>",

@@ -90,6 +90,9 @@ class GemLoader {
     }
     impl->options = MergeOptions(impl->options, overrides_);
     impl->settings = ParseOptions(impl->options);
+    // The tensor cap is the loader's (its option or the default), never the
+    // file's: a tampered file could raise its own cap.
+    impl->settings.max_tensor_bytes = ParseOptions(overrides_).max_tensor_bytes;
     ScopedIntraOpThreads threads(impl->settings.intra_op_threads);  // kernels size their scratch by it
     // Kernels of a multi-stream plan run on their stream's share of the threads.
     ScopedIntraOpThreads team(StreamTeamSize(impl->settings.intra_op_threads,

@@ -21,6 +21,10 @@ namespace {
 
 // Each stream is a worker thread on the CPU; more than this is never useful.
 constexpr int kMaxStreams = 64;
+// Thread counts beyond any machine's cores: an OpenMP team or a worker pool of
+// tens of thousands of threads crashes libgomp (65536) or exhausts memory,
+// and a .gem file stores these options, so a stranger's file could ask for it.
+constexpr int kMaxThreads = 1024;
 
 using OptionParser = std::function<void(const std::string& key, const std::string& value, RuntimeOptions& out)>;
 
@@ -124,8 +128,8 @@ const std::map<std::string, OptionParser>& Parsers() {
        [](const std::string& key, const std::string& value, RuntimeOptions& out) {
          int threads = -1;
          auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), threads);
-         if (error != std::errc() || end != value.data() + value.size() || threads < 0) {
-           Invalid(key, value, "a non-negative integer (0 = all cores)");
+         if (error != std::errc() || end != value.data() + value.size() || threads < 0 || threads > kMaxThreads) {
+           Invalid(key, value, fmt::format("an integer from 0 to {} (0 = all cores)", kMaxThreads));
          }
          out.intra_op_threads = threads;
        }},
@@ -145,7 +149,8 @@ const std::map<std::string, OptionParser>& Parsers() {
          out.max_streams = streams;
        }},
       {"ge.exec.maxArenas", ParseCount(0, "a non-negative integer (0 = no bound)", &RuntimeOptions::max_arenas)},
-      {"ge.exec.asyncWorkers", ParseCount(1, "a positive integer", &RuntimeOptions::async_workers)},
+      {"ge.exec.asyncWorkers", ParseCount(1, fmt::format("an integer from 1 to {}", kMaxThreads),
+                                          &RuntimeOptions::async_workers, kMaxThreads)},
       {"ge.exec.dynamicPlanCacheBytes",
        ParseCount(0, "a non-negative integer of bytes (0 = no per-shape plans)",
                   &RuntimeOptions::dynamic_plan_cache_bytes)},
@@ -217,7 +222,8 @@ RuntimeOptions ParseOptions(const Options& options) {
 
 void CheckLoadOptions(const Options& options) {
   static const std::set<std::string> kLoadOptions = {"ge.exec.intraOpThreads", "ge.exec.maxArenas",
-                                                     "ge.exec.asyncWorkers", "ge.exec.dynamicPlanCacheBytes"};
+                                                     "ge.exec.asyncWorkers", "ge.exec.dynamicPlanCacheBytes",
+                                                     "ge.maxTensorBytes"};
   for (const auto& [key, value] : options) {
     // A misspelled key is reported as such, not as a compile-time option.
     if (!Parsers().count(key)) UnknownOption(key);

@@ -60,8 +60,12 @@ TEST_CASE("options: unknown keys and bad values are invalid arguments", "[option
       CHECK_THAT(bad_message, Catch::Contains(key) && Catch::Contains("0 or 1"));
     }
   }
-  for (const char* bad : {"-1", "four", "4x", ""}) {
+  for (const char* bad : {"-1", "four", "4x", "", "1025", "65536"}) {
     CHECK(ParseError({{"ge.exec.intraOpThreads", bad}}).first == ErrorCode::kInvalidArgument);
+  }
+  CHECK_THAT(ParseError({{"ge.exec.intraOpThreads", "65536"}}).second, Catch::Contains("from 0 to 1024"));
+  for (const char* bad : {"0", "1025"}) {
+    CHECK_THAT(ParseError({{"ge.exec.asyncWorkers", bad}}).second, Catch::Contains("from 1 to 1024"));
   }
   CHECK(ParseError({{"ge.graphRunMode", "2"}}).first == ErrorCode::kInvalidArgument);
 

@@ -11,6 +11,7 @@
 #include "ge/compiled_model.h"
 #include "ge/error.h"
 #include "runtime/memory_planner.h"
+#include "test_support.h"
 
 namespace ge::test {
 namespace {
@@ -112,6 +113,19 @@ TEST_CASE("Shapes known only at run time are held to ge.maxTensorBytes, with pla
     } catch (const Error& e) {
       CHECK_THAT(e.what(), Contains("of shape [5] (float32) needs 20 bytes") && Contains("is 16 bytes"));
     }
+  }
+}
+
+TEST_CASE("A .gem is held to the loader's ge.maxTensorBytes, not to the cap stored in the file") {
+  const std::string path = (TempDir("gem_tensor_cap") / "relu.gem").string();
+  // Compiled under a cap of exactly its 24-byte values; the file stores that option.
+  CompiledModel::Compile(ReluModel({2, 3}), {{"ge.maxTensorBytes", "24"}})->Save(path);
+  CHECK(CompiledModel::Load(path)->inputs()[0].shape == Shape{2, 3});
+  try {
+    CompiledModel::Load(path, {{"ge.maxTensorBytes", "23"}});
+    FAIL("loaded over the loader's cap");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Contains("relu.gem") && Contains("needs 24 bytes") && Contains("is 23 bytes"));
   }
 }
 
