@@ -9,6 +9,8 @@ namespace ge::fuzz {
 
 std::vector<uint8_t> WithValidChecksum(const uint8_t* data, size_t size) {
   std::vector<uint8_t> bytes(data, data + size);
+  // Too short to hold a root offset and the identifier.
+  if (bytes.size() < 2 * sizeof(flatbuffers::uoffset_t)) return bytes;
   flatbuffers::Verifier verifier(bytes.data(), bytes.size());
   if (!gem::ModelBufferHasIdentifier(bytes.data()) || !gem::VerifyModelBuffer(verifier)) return bytes;
   const gem::Stamp& stamp = *gem::GetModel(bytes.data())->header()->stamp();
