@@ -20,9 +20,10 @@ readonly PACKAGES=(
   python3 python3-numpy python3-pytest
 )
 # Only the fuzz preset (scripts/fuzz.sh) builds with clang: clang-16 with its
-# sanitizer and libFuzzer runtimes and its OpenMP (clang 14 has no _Float16
+# sanitizer and libFuzzer runtimes, its OpenMP and llvm-16 for the
+# symbolizer of findings' stack traces (clang 14 has no _Float16
 # on x86-64 without AVX512-FP16).
-readonly FUZZ_PACKAGES=(clang-16 libclang-rt-16-dev libomp-16-dev)
+readonly FUZZ_PACKAGES=(clang-16 libclang-rt-16-dev libomp-16-dev llvm-16)
 
 install_missing_packages() {
   local missing=()
