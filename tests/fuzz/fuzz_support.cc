@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "fuzz_target.h"
@@ -7,10 +8,18 @@
 
 namespace ge::fuzz {
 
+namespace {
+
+// The most bytes one tensor may have (ge.maxTensorBytes), and the most the
+// fuzzer feeds one run as inputs.
+constexpr uint64_t kMaxInputBytes = uint64_t{16} << 20;
+
+}  // namespace
+
 const Options& SmallRunOptions() {
   static const Options options = {
       {"ge.exec.intraOpThreads", "1"},
-      {"ge.maxTensorBytes", "16777216"},  // 16 MiB
+      {"ge.maxTensorBytes", std::to_string(kMaxInputBytes)},
   };
   return options;
 }
@@ -22,11 +31,20 @@ void NoteRefusal(const Error& error) {
 
 void RunOnZeros(const CompiledModel& model) {
   std::vector<Tensor> inputs;
+  uint64_t bytes = 0;
   for (const TensorInfo& input : model.inputs()) {
     if (input.dtype == DataType::kString || input.shape.unknown_rank()) return;
     std::vector<int64_t> dims = input.shape.dims();
+    uint64_t elements = 1;
     for (int64_t& dim : dims) {
       if (dim < 0) dim = 1;
+      // The caller's inputs are the caller's memory: ge's cap bounds only
+      // what the model makes. A [?, 2^35] input is compiled, not fed.
+      if (__builtin_mul_overflow(elements, static_cast<uint64_t>(dim), &elements)) return;
+    }
+    if (__builtin_mul_overflow(elements, uint64_t{DataTypeSize(input.dtype)}, &elements) ||
+        __builtin_add_overflow(bytes, elements, &bytes) || bytes > kMaxInputBytes) {
+      return;
     }
     inputs.emplace_back(input.dtype, Shape(std::move(dims)));
   }

@@ -87,8 +87,20 @@ void CheckWindow(const onnx::InferenceContext& ctx, const WindowInputs& inputs) 
   }
 }
 
+// Scan sizes its per-input vectors by num_scan_inputs before it compares it
+// with the inputs there are (a value of 2^31 asks for gigabytes).
+void CheckScanInputs(const onnx::InferenceContext& ctx) {
+  const onnx::AttributeProto* count = ctx.getAttribute("num_scan_inputs");
+  if (count == nullptr) return;
+  const auto inputs = static_cast<int64_t>(ctx.getNumInputs());
+  if (count->i() < 1 || count->i() > inputs) {
+    fail_shape_inference("attribute 'num_scan_inputs' has value ", count->i(), " for ", inputs, " inputs");
+  }
+}
+
 void CheckInferenceInputs(const std::string& op_type, const onnx::InferenceContext& ctx) {
   CheckAxes(ctx);
+  if (op_type == "Scan") CheckScanInputs(ctx);
   const auto window = WindowOps().find(op_type);
   if (window != WindowOps().end()) CheckWindow(ctx, window->second);
 }
