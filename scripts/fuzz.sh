@@ -45,8 +45,8 @@ ci_runs_of() {
   case "$1" in
     onnx_import) echo 6000 ;;
     c_api_import) echo 12000 ;;
-    gem_load) echo 6000 ;;
-    npy) echo 20000 ;;
+    gem_load) echo 15000 ;;
+    npy) echo 100000 ;;
     *) echo 150000 ;;
   esac
 }
