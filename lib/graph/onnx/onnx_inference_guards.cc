@@ -87,6 +87,30 @@ void CheckWindow(const onnx::InferenceContext& ctx, const WindowInputs& inputs) 
   }
 }
 
+// Inputs that hold a shape, or one value per axis: their length is a rank,
+// and ONNX makes an output of that many dims (Expand over a new_shape of
+// 2^63 values asks for 2^63 dims).
+const std::map<std::string, std::set<size_t>>& PerAxisInputs() {
+  static const std::map<std::string, std::set<size_t>> inputs = {
+      {"Expand", {1}},     {"Reshape", {1}},      {"ConstantOfShape", {0}}, {"Tile", {1}},
+      {"Resize", {1, 2, 3}}, {"Upsample", {1}},   {"Pad", {1, 3}},          {"Slice", {1, 2, 3, 4}},
+      {"Squeeze", {1}},    {"Unsqueeze", {1}},    {"CenterCropPad", {1, 2}}, {"Col2Im", {1, 2}},
+      {"ReduceSum", {1}},  {"ReduceMean", {1}},   {"ReduceMax", {1}},       {"ReduceMin", {1}},
+      {"ReduceProd", {1}}, {"ReduceL1", {1}},     {"ReduceL2", {1}},        {"ReduceLogSum", {1}},
+      {"ReduceLogSumExp", {1}}, {"ReduceSumSquare", {1}}};
+  return inputs;
+}
+
+void CheckPerAxisInputs(const onnx::InferenceContext& ctx, const std::set<size_t>& indices) {
+  for (size_t index : indices) {
+    if (InputRank(ctx, index) != 1) continue;
+    const onnx::TensorShapeProto::Dimension& length = ctx.getInputType(index)->tensor_type().shape().dim(0);
+    if (length.has_dim_value() && length.dim_value() > 2 * kMaxAxis) {
+      fail_shape_inference("input ", index, " has ", length.dim_value(), " values, one per axis");
+    }
+  }
+}
+
 // Scan sizes its per-input vectors by num_scan_inputs before it compares it
 // with the inputs there are (a value of 2^31 asks for gigabytes).
 void CheckScanInputs(const onnx::InferenceContext& ctx) {
@@ -101,6 +125,8 @@ void CheckScanInputs(const onnx::InferenceContext& ctx) {
 void CheckInferenceInputs(const std::string& op_type, const onnx::InferenceContext& ctx) {
   CheckAxes(ctx);
   if (op_type == "Scan") CheckScanInputs(ctx);
+  const auto per_axis = PerAxisInputs().find(op_type);
+  if (per_axis != PerAxisInputs().end()) CheckPerAxisInputs(ctx, per_axis->second);
   const auto window = WindowOps().find(op_type);
   if (window != WindowOps().end()) CheckWindow(ctx, window->second);
 }
