@@ -14,6 +14,8 @@
 namespace ge::onnx_import {
 namespace {
 
+// The largest spatial dim a convolution or pooling input may have.
+constexpr int64_t kMaxSpatialDim = 2147483647;
 // More dims than any real tensor has; an axis attribute beyond it is refused
 // even where the input's rank is not known yet.
 constexpr int64_t kMaxAxis = 1024;
@@ -73,6 +75,13 @@ void CheckWindow(const onnx::InferenceContext& ctx, const WindowInputs& inputs) 
       fail_shape_inference("the weight has rank ", *weight_rank, ", the data ", *rank);
     }
   }
+  // ONNX's same-padding arithmetic walks a spatial dim; ge's windows take int32 extents anyway.
+  const onnx::TensorShapeProto& shape = ctx.getInputType(inputs.data)->tensor_type().shape();
+  for (int axis = 2; axis < shape.dim_size(); ++axis) {
+    if (shape.dim(axis).has_dim_value() && shape.dim(axis).dim_value() > kMaxSpatialDim) {
+      fail_shape_inference("spatial dim ", axis, " is ", shape.dim(axis).dim_value());
+    }
+  }
   const int64_t spatial = *rank - 2;
   for (const char* name : {"kernel_shape", "strides", "dilations", "output_padding", "output_shape", "pads"}) {
     const onnx::AttributeProto* attribute = ctx.getAttribute(name);
@@ -84,6 +93,23 @@ void CheckWindow(const onnx::InferenceContext& ctx, const WindowInputs& inputs) 
       fail_shape_inference("attribute '", name, "' has ", attribute->ints_size(), " values for ", spatial,
                            " spatial dims");
     }
+  }
+}
+
+// Inputs whose rank an op's inference takes for granted, by index: Gemm's A
+// and B are matrices; the recurrent ops' X, W, R, B, sequence_lens,
+// initial_h, initial_c and P have fixed ranks (an R of rank 1 was read at dim 2).
+const std::map<std::string, std::map<size_t, int64_t>>& FixedRankInputs() {
+  static const std::map<size_t, int64_t> recurrent = {{0, 3}, {1, 3}, {2, 3}, {3, 2}, {4, 1}, {5, 3}, {6, 3}, {7, 2}};
+  static const std::map<std::string, std::map<size_t, int64_t>> inputs = {
+      {"Gemm", {{0, 2}, {1, 2}}}, {"RNN", recurrent}, {"GRU", recurrent}, {"LSTM", recurrent}};
+  return inputs;
+}
+
+void CheckFixedRanks(const onnx::InferenceContext& ctx, const std::map<size_t, int64_t>& ranks) {
+  for (const auto& [index, expected] : ranks) {
+    const std::optional<int64_t> rank = InputRank(ctx, index);
+    if (rank && *rank != expected) fail_shape_inference("input ", index, " has rank ", *rank, ", not ", expected);
   }
 }
 
@@ -125,6 +151,8 @@ void CheckScanInputs(const onnx::InferenceContext& ctx) {
 void CheckInferenceInputs(const std::string& op_type, const onnx::InferenceContext& ctx) {
   CheckAxes(ctx);
   if (op_type == "Scan") CheckScanInputs(ctx);
+  const auto fixed = FixedRankInputs().find(op_type);
+  if (fixed != FixedRankInputs().end()) CheckFixedRanks(ctx, fixed->second);
   const auto per_axis = PerAxisInputs().find(op_type);
   if (per_axis != PerAxisInputs().end()) CheckPerAxisInputs(ctx, per_axis->second);
   const auto window = WindowOps().find(op_type);

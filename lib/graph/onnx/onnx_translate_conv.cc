@@ -1,4 +1,5 @@
-#include <fmt/core.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "graph/onnx/onnx_translators.h"
 #include "graph/onnx/onnx_window.h"
@@ -6,6 +7,8 @@
 
 namespace ge::onnx_import {
 namespace {
+
+constexpr int64_t kMaxInt32 = 2147483647;
 
 // The filter's spatial rank when its rank is known.
 std::optional<size_t> FilterSpatialRank(const NodeTranslation& node) {
@@ -100,14 +103,22 @@ void TranslateConvTranspose(NodeTranslation& node) {
   }
   const char* why = "compute the output shape (input_size)";
   const int64_t batch = RequireStaticDim(node, 0, 0, why);
-  const int64_t out_channels = RequireStaticDim(node, 1, 1, why) * groups;
+  int64_t out_channels = 0;
+  if (__builtin_mul_overflow(RequireStaticDim(node, 1, 1, why), groups, &out_channels)) {
+    node.Fail(ErrorCode::kInvalidModel, "the output channels (weight dim 1 times group) overflow int64");
+  }
 
   std::vector<int64_t> sizes(spatial);
   for (size_t axis = 0; axis < spatial; ++axis) {
     const int64_t input = RequireStaticDim(node, 0, axis + 2, why);
     const int64_t stride = window.strides[axis];
     const int64_t extent = (window.kernel[axis] - 1) * window.dilations[axis] + 1;
-    const int64_t full = stride * (input - 1) + output_padding[axis] + extent;  // output with zero pads
+    int64_t full = 0;  // the output with zero pads
+    if (input > kMaxInt32 || __builtin_mul_overflow(stride, input - 1, &full) ||
+        __builtin_add_overflow(full, output_padding[axis] + extent, &full)) {
+      node.Fail(ErrorCode::kInvalidModel, fmt::format("spatial dim {} of input 0 ({}) makes an output past int32",
+                                                      axis, input));
+    }
     if (!output_shape.empty() || window.auto_pad == AutoPad::kSameUpper || window.auto_pad == AutoPad::kSameLower) {
       sizes[axis] = output_shape.empty() ? input * stride : output_shape[axis];
       // An output_shape beyond what the convolution makes without padding
@@ -135,8 +146,16 @@ void TranslateConvTranspose(NodeTranslation& node) {
     sizes.insert(sizes.begin(), 1);
     output_padding.insert(output_padding.begin(), 0);
   }
-  std::vector<int32_t> size = {static_cast<int32_t>(batch), static_cast<int32_t>(out_channels)};
-  for (int64_t s : sizes) size.push_back(static_cast<int32_t>(s));
+  // The input_size constant is int32 (Conv2DBackpropInput's).
+  std::vector<int64_t> wide = {batch, out_channels};
+  wide.insert(wide.end(), sizes.begin(), sizes.end());
+  std::vector<int32_t> size;
+  for (int64_t s : wide) {
+    if (s > kMaxInt32) {
+      node.Fail(ErrorCode::kInvalidModel, fmt::format("the output shape [{}] has a dim past int32", fmt::join(wide, ",")));
+    }
+    size.push_back(static_cast<int32_t>(s));
+  }
   Value* input_size = node.AddHelperConstant(
       "input_size", Tensor::FromVector(DataType::kInt32, Shape{static_cast<int64_t>(size.size())}, size));
   const auto [x, filter] = ConvOperands(node, spatial);

@@ -1,6 +1,7 @@
 #include <fmt/core.h>
 
 #include "graph/onnx/onnx_scalar.h"
+#include "graph/byte_size.h"
 #include "graph/onnx/onnx_translators.h"
 
 namespace ge::onnx_import {
@@ -100,6 +101,9 @@ void TranslateBatchNormalization(NodeTranslation& node) {
   node.BindOutputs(bn);
 }
 
+// The largest zero bias LayerNormalization without B makes (16M values).
+constexpr int64_t kMaxZeroBiasElements = int64_t{1} << 24;
+
 // LayerNormalization (opset 17) -> LayerNorm normalizing and scaling from
 // `axis` on. LayerNorm needs beta: a missing B becomes zeros shaped like Scale.
 // LayerNorm's statistics are mean and variance; ONNX's InvStdDev output is
@@ -113,6 +117,14 @@ void TranslateLayerNormalization(NodeTranslation& node) {
       node.Fail(ErrorCode::kUnsupported,
                 fmt::format("without input B the Scale's shape must be known to make a zero bias; it is {}",
                             scale_shape.ToString()));
+    }
+    // A real Scale is a few thousand values; a declared shape of billions
+    // would make the import allocate them before any cap applies.
+    const std::optional<int64_t> elements = CheckedNumElements(scale_shape);
+    if (!elements || *elements > kMaxZeroBiasElements) {
+      node.Fail(ErrorCode::kUnsupported,
+                fmt::format("without input B the zero bias takes the Scale's shape {}, more than {} values; give B",
+                            scale_shape.ToString(), kMaxZeroBiasElements));
     }
     beta = node.AddHelperConstant("zero_bias", Tensor(node.InputDType(1), scale_shape));
   }

@@ -220,8 +220,8 @@ void InferUnique(InferContext& ctx) {
   const int64_t n = axis < 0 ? x.NumElements() : x.dim(axis);
   int64_t m = kUnknown;
   if (const Tensor* value = ctx.input_constant(0)) {
-    const int64_t outer = axis < 0 ? 1 : infer::DimProduct(x, 0, axis);
-    const int64_t inner = axis < 0 ? 1 : infer::DimProduct(x, axis + 1, x.rank());
+    const int64_t outer = axis < 0 ? 1 : infer::DimProduct(ctx, x, 0, axis);
+    const int64_t inner = axis < 0 ? 1 : infer::DimProduct(ctx, x, axis + 1, x.rank());
     m = static_cast<int64_t>(ConstantUnique(ctx, *value, outer, n, inner, infer::Attr<bool>(ctx, "sorted")).first.size());
   }
   Shape y({m});

@@ -49,11 +49,15 @@ std::optional<std::vector<int64_t>> ConstantInts(InferContext& ctx, size_t input
   return Guarded(ctx, fmt::format("constant input {}", input), [&] { return tensor->ToInt64Vector(); });
 }
 
-int64_t DimProduct(const Shape& shape, size_t begin, size_t end) {
+int64_t DimProduct(InferContext& ctx, const Shape& shape, size_t begin, size_t end) {
   int64_t product = 1;
   for (size_t i = begin; i < end; ++i) {
     if (shape.dim(i) == Shape::kUnknownDim) return Shape::kUnknownDim;
-    product *= shape.dim(i);
+  }
+  for (size_t i = begin; i < end; ++i) {
+    if (__builtin_mul_overflow(product, shape.dim(i), &product)) {
+      ctx.Fail(fmt::format("the product of dims {} to {} of {} does not fit int64", begin, end - 1, shape.ToString()));
+    }
   }
   return product;
 }

@@ -55,7 +55,8 @@ Shape WithRank(const Shape& shape, size_t rank);
 // Contents of a constant integer input; nullopt when the input is absent or not constant.
 std::optional<std::vector<int64_t>> ConstantInts(InferContext& ctx, size_t input);
 // Product of dims [begin, end); kUnknownDim when any of them is unknown.
-int64_t DimProduct(const Shape& shape, size_t begin, size_t end);
+// Fails the node when the product does not fit int64.
+int64_t DimProduct(InferContext& ctx, const Shape& shape, size_t begin, size_t end);
 
 // The data_format attribute; only NCHW is supported in this release.
 void RequireNCHW(InferContext& ctx);

@@ -52,8 +52,8 @@ Shape ReshapeTarget(InferContext& ctx, const Shape& x, const std::vector<int64_t
     if (static_cast<int64_t>(i) == inferred) continue;
     if (dims[i] == kUnknown) {
       all_known = false;
-    } else {
-      known_product *= dims[i];
+    } else if (__builtin_mul_overflow(known_product, dims[i], &known_product)) {
+      ctx.Fail(fmt::format("shape [{}] has more elements than int64 counts", fmt::join(target, ", ")));
     }
   }
   if (total == kUnknown || !all_known) return Shape(std::move(dims));
@@ -93,7 +93,7 @@ void InferFlatten(InferContext& ctx) {
   // Flatten also accepts axis == rank (everything in the first dim).
   const int64_t axis =
       attr == static_cast<int64_t>(x.rank()) ? attr : infer::Axis(ctx, attr, x.rank(), "attribute 'axis'");
-  ctx.set_output(0, ctx.input_dtype(0), Shape({infer::DimProduct(x, 0, axis), infer::DimProduct(x, axis, x.rank())}));
+  ctx.set_output(0, ctx.input_dtype(0), Shape({infer::DimProduct(ctx, x, 0, axis), infer::DimProduct(ctx, x, axis, x.rank())}));
 }
 
 // Normalized, duplicate-free axes; `rank` is what they index.

@@ -39,8 +39,12 @@ void InferConcat(InferContext& ctx) {
         (*out)[d] = infer::MergeDim(ctx, (*out)[d], x.dim(d), fmt::format("dim {} of input {} {}", d, i, x.ToString()));
       }
     }
-    const int64_t sum = (*out)[axis];
-    (*out)[axis] = sum == kUnknown || x.dim(axis) == kUnknown ? kUnknown : sum + x.dim(axis);
+    int64_t& sum = (*out)[axis];
+    if (sum == kUnknown || x.dim(axis) == kUnknown) {
+      sum = kUnknown;
+    } else if (__builtin_add_overflow(sum, x.dim(axis), &sum)) {
+      ctx.Fail(fmt::format("the lengths along the concat axis add up past int64 at input {} {}", i, x.ToString()));
+    }
   }
   // An input of unknown rank contributes an unknown length along the axis.
   const bool any_unknown_rank = std::any_of(ctx.node().inputs().begin(), ctx.node().inputs().end(),
