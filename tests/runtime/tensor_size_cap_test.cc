@@ -129,4 +129,12 @@ TEST_CASE("A .gem is held to the loader's ge.maxTensorBytes, not to the cap stor
   }
 }
 
+TEST_CASE("An empty value's other dims must multiply within int64; a plain empty value runs") {
+  const int64_t huge = int64_t{1} << 62;
+  CHECK_THAT(CompileError(ReluModel({7, huge, 0})), Contains("[7,4611686018427387904,0]") &&
+                                                        Contains("is empty, but its other dims multiply past int64"));
+  auto model = CompiledModel::Compile(ReluModel({7, 1000, 0}));
+  CHECK(model->Run({Tensor(DataType::kFloat, {7, 1000, 0})})[0].shape() == Shape{7, 1000, 0});
+}
+
 }  // namespace ge::test

@@ -5,6 +5,9 @@
 namespace ge::onnx_import {
 namespace {
 
+// The largest spatial dim same padding is computed for (Conv2D and pooling take int32 extents).
+constexpr int64_t kMaxSpatialDim = 2147483647;
+
 AutoPad ParseAutoPad(const NodeTranslation& node) {
   const std::string text = node.attrs().String("auto_pad", "NOTSET");
   if (text == "NOTSET") return AutoPad::kNotSet;
@@ -98,6 +101,12 @@ void ResolveAutoPad(const NodeTranslation& node, const Shape& input_shape, Windo
   for (size_t axis = 0; axis < spatial; ++axis) {
     const int64_t input = input_shape.dim(axis + 2);
     const int64_t stride = window.strides[axis];
+    // Window attributes are at most 2^31 - 1 (checked on import); the input
+    // dim too, or the arithmetic below could pass int64.
+    if (input > kMaxSpatialDim) {
+      node.Fail(ErrorCode::kInvalidModel,
+                fmt::format("spatial dim {} of the input is {}; at most {} with auto_pad", axis, input, kMaxSpatialDim));
+    }
     const int64_t output = (input + stride - 1) / stride;
     const int64_t extent = (window.kernel[axis] - 1) * window.dilations[axis] + 1;
     const int64_t total = std::max<int64_t>(0, (output - 1) * stride + extent - input);

@@ -34,6 +34,17 @@ void CheckQuantParam(InferContext& ctx, size_t input, const Shape& x, int64_t ax
   infer::MergeDim(ctx, param.dim(0), x.dim(normalized), fmt::format("{} length and dim {} of x", what, normalized));
 }
 
+// A per-tensor scale or zero point: one value (the kernels read element 0).
+void CheckPerTensorParams(InferContext& ctx, std::initializer_list<std::pair<size_t, const char*>> params) {
+  for (const auto& [input, what] : params) {
+    if (!ctx.has_input(input)) continue;
+    const Shape& param = ctx.input_shape(input);
+    if (param.IsStatic() && param.NumElements() != 1) {
+      ctx.Fail(fmt::format("{} must hold one value, got shape {}", what, param.ToString()));
+    }
+  }
+}
+
 // y = saturate(round_half_even(x / y_scale) + y_zero_point); y has the zero
 // point's dtype (uint8 without one).
 void InferQuantizeLinear(InferContext& ctx) {
@@ -87,6 +98,7 @@ void InferMatMulInteger(InferContext& ctx) {
 
 // Inputs a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point.
 void InferQLinearMatMul(InferContext& ctx) {
+  CheckPerTensorParams(ctx, {{1, "a_scale"}, {2, "a_zero_point"}, {6, "y_scale"}, {7, "y_zero_point"}});
   ctx.set_output(0, ctx.input_dtype(7), MatMulShape(ctx, ctx.input_shape(0), ctx.input_shape(3)));
 }
 
@@ -124,7 +136,11 @@ void InferConvInteger(InferContext& ctx) { ctx.set_output(0, DataType::kInt32, C
 // Inputs x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, bias.
 void InferQLinearConv(InferContext& ctx) {
   const Shape y = ConvShape(ctx, 0, 3);
-  if (!y.unknown_rank()) CheckQuantParam(ctx, 4, Shape({y.dim(1)}), 0, "w_scale");
+  CheckPerTensorParams(ctx, {{1, "x_scale"}, {2, "x_zero_point"}, {6, "y_scale"}, {7, "y_zero_point"}});
+  if (!y.unknown_rank()) {
+    CheckQuantParam(ctx, 4, Shape({y.dim(1)}), 0, "w_scale");
+    CheckQuantParam(ctx, 5, Shape({y.dim(1)}), 0, "w_zero_point");
+  }
   ctx.set_output(0, ctx.input_dtype(7), y);
 }
 
