@@ -6,6 +6,9 @@
 # The default build's tests run three times: on every instruction set this CPU
 # has, then with oneDNN and ge's own kernels capped to AVX2 and to SSE4.1
 # (GE_MAX_CPU_ISA, docs/cpu-kernels.md), the CPUs most users have.
+# The sanitizer presets run with ASAN_OPTIONS=allocator_may_return_null=1:
+# an impossible allocation then fails as it does with libc, so the tests see
+# ge's named error for it rather than ASan's abort.
 # ctest ends each run with "N% tests passed, M tests failed out of T".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
