@@ -2,6 +2,7 @@
 # Builds the libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan) and
 # fuzzes each of them (docs/reliability.md):
 #   bash scripts/fuzz.sh [SECONDS [TARGET...]]   each target for SECONDS (default 30)
+#   bash scripts/fuzz.sh --runs N [TARGET...]    each target for N executions (the long runs)
 #   bash scripts/fuzz.sh --ci                    the CI run: reproducible, about 20 s per target
 # A timed run keeps the corpus a target grows in build/fuzz/corpus/<target>,
 # seeded with tests/fuzz/corpus/ and every input that once crashed ge
@@ -19,15 +20,19 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 all_targets=(onnx_import c_api_import gem_load config_text quant_files npy)
 ci=false
+runs=""
+seconds=""
 if [[ ${1:-} == --ci ]]; then
   ci=true
-  seconds=""
   targets=("${all_targets[@]}")
+elif [[ ${1:-} == --runs ]]; then
+  runs="${2:?--runs needs a number of executions}"
+  targets=("${@:3}")
 else
   seconds="${1:-30}"
   targets=("${@:2}")
-  ((${#targets[@]} > 0)) || targets=("${all_targets[@]}")
 fi
+((${#targets[@]} > 0)) || targets=("${all_targets[@]}")
 input_timeout="${FUZZ_INPUT_TIMEOUT:-60}"
 
 bash scripts/build.sh fuzz
@@ -71,7 +76,11 @@ for target in "${targets[@]}"; do
   else
     work="build/fuzz/corpus/${target}"
     mkdir -p "$work"
-    bound=(-max_total_time="$seconds")
+    if [[ -n $runs ]]; then
+      bound=(-runs="$runs")
+    else
+      bound=(-max_total_time="$seconds")
+    fi
   fi
   seeds=("tests/fuzz/corpus/$(corpus_of "$target")")
   [[ -d tests/fuzz/regressions/${target} ]] && seeds+=("tests/fuzz/regressions/${target}")
