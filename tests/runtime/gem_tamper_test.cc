@@ -177,8 +177,16 @@ TEST_CASE("gem tamper: attributes, constants and ids", "[gem][tamper]") {
   });
 }
 
+// Whether the conv step of SavedConv() stores a workspace: oneDNN's
+// scratchpad, which some instruction sets' convolutions do not need (a field
+// at its default value is not stored, so it cannot be edited in place).
+bool ConvStoresWorkspace() {
+  std::string bytes = SavedConv();
+  return StepOf(*gem::GetMutableModel(bytes.data()), "conv").workspace_bytes() > 0;
+}
+
 TEST_CASE("gem tamper: the memory plan", "[gem][tamper]") {
-  CheckRefused({
+  std::vector<Edit> edits = {
       {"a value placed past the arena's end", SavedPool(),
        [](gem::Model& m) { StorageOf(m, "pool").mutate_offset(m.plan()->memory()->arena_bytes()); },
        {"value 'pool'", "does not fit its storage"}},
@@ -187,13 +195,18 @@ TEST_CASE("gem tamper: the memory plan", "[gem][tamper]") {
       {"an arena larger than everything placed in it", SavedPool(),
        [](gem::Model& m) { m.mutable_plan()->mutable_memory()->mutate_arena_bytes(uint64_t{1} << 40); },
        {"arena of 1099511627776 bytes", "128 bytes"}},
-      {"a workspace above ge.maxTensorBytes", SavedConv(),
-       [](gem::Model& m) {
-         m.mutable_plan()->mutable_memory()->mutate_arena_bytes(uint64_t{1} << 40);
-         REQUIRE(StepOf(m, "conv").mutate_workspace_bytes(uint64_t{1} << 39));  // oneDNN's scratchpad: stored
-       },
-       {"'conv'", "ge.maxTensorBytes"}},
-  });
+  };
+  if (ConvStoresWorkspace()) {
+    edits.push_back({"a workspace above ge.maxTensorBytes", SavedConv(),
+                     [](gem::Model& m) {
+                       m.mutable_plan()->mutable_memory()->mutate_arena_bytes(uint64_t{1} << 40);
+                       REQUIRE(StepOf(m, "conv").mutate_workspace_bytes(uint64_t{1} << 39));
+                     },
+                     {"'conv'", "ge.maxTensorBytes"}});
+  } else {
+    WARN("the convolution needs no workspace on this instruction set: its tamper case is not run");
+  }
+  CheckRefused(edits);
 }
 
 TEST_CASE("gem tamper: streams and events", "[gem][tamper]") {
