@@ -249,6 +249,12 @@ void CheckStorage(const CompiledModel::Impl& impl) {
         break;
       case StorageKind::kArena:
         capacity = fits(storage.offset, bytes) ? bytes : 0;
+        // Kernels load whole elements: an offset between them is a misaligned
+        // load (the planner places every value at a multiple of kArenaAlignment).
+        if (storage.offset % std::max<size_t>(1, DataTypeSize(value.dtype())) != 0) {
+          fail(fmt::format("value '{}' ({}) at arena offset {} is not aligned to its elements", value.name(),
+                           DataTypeName(value.dtype()), storage.offset));
+        }
         break;
       default:
         fail(fmt::format("value '{}' has an unknown storage kind {}", value.name(), static_cast<int>(storage.kind)));
