@@ -21,9 +21,10 @@ readonly PACKAGES=(
 )
 # Only the fuzz preset (scripts/fuzz.sh) builds with clang: clang-16 with its
 # sanitizer and libFuzzer runtimes, its OpenMP and llvm-16 for the
-# symbolizer of findings' stack traces (clang 14 has no _Float16
+# symbolizer of findings' stack traces; llvm and lld because CMake takes their
+# archiver and linker for a clang build when they are there (clang 14 has no _Float16
 # on x86-64 without AVX512-FP16).
-readonly FUZZ_PACKAGES=(clang-16 libclang-rt-16-dev libomp-16-dev llvm-16)
+readonly FUZZ_PACKAGES=(clang-16 libclang-rt-16-dev libomp-16-dev llvm-16 llvm lld)
 
 install_missing_packages() {
   local missing=()
