@@ -1,10 +1,12 @@
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fuzz_target.h"
 #include "ge/tensor.h"
+#include "graph/byte_size.h"
 
 namespace ge::fuzz {
 
@@ -35,18 +37,15 @@ void RunOnZeros(const CompiledModel& model) {
   for (const TensorInfo& input : model.inputs()) {
     if (input.dtype == DataType::kString || input.shape.unknown_rank()) return;
     std::vector<int64_t> dims = input.shape.dims();
-    uint64_t elements = 1;
     for (int64_t& dim : dims) {
       if (dim < 0) dim = 1;
-      // The caller's inputs are the caller's memory: ge's cap bounds only
-      // what the model makes. A [?, 2^35] input is compiled, not fed.
-      if (__builtin_mul_overflow(elements, static_cast<uint64_t>(dim), &elements)) return;
     }
-    if (__builtin_mul_overflow(elements, uint64_t{DataTypeSize(input.dtype)}, &elements) ||
-        __builtin_add_overflow(bytes, elements, &bytes) || bytes > kMaxInputBytes) {
-      return;
-    }
-    inputs.emplace_back(input.dtype, Shape(std::move(dims)));
+    Shape shape(std::move(dims));
+    // The caller's inputs are the caller's memory: ge's cap bounds only what
+    // the model makes. A [?, 2^35] input is compiled, not fed.
+    const std::optional<int64_t> input_bytes = CheckedByteSize(shape, input.dtype);
+    if (!input_bytes || (bytes += static_cast<uint64_t>(*input_bytes)) > kMaxInputBytes) return;
+    inputs.emplace_back(input.dtype, std::move(shape));
   }
   model.Run(inputs);
 }
