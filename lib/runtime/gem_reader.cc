@@ -204,6 +204,8 @@ class GemLoader {
 
   AttrValue ReadAttr(const gem::Attr& attr, const std::string& node) {
     std::string what = fmt::format("attribute '{}' of node '{}'", attr.name()->str(), node);
+    // The verifier accepts a union whose type is set but whose table is absent.
+    if (attr.data() == nullptr) Corrupted(fmt::format(" ({} has no value)", what));
     switch (attr.data_type()) {
       case gem::AttrData::IntAttr: return attr.data_as_IntAttr()->value();
       case gem::AttrData::FloatAttr: return attr.data_as_FloatAttr()->value();
