@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -47,8 +48,19 @@ DataType ReadDataType(int32_t code, const std::string& what) {
   return dtype;
 }
 
+// FlatBuffers' verifier checks a vector's length field for 4-byte alignment
+// only, while a writer aligns 8-byte elements to 8: a vector that is not was
+// edited, and reading its elements would be misaligned loads.
+template <typename Vector>
+void CheckElementsAligned(const Vector* vector, size_t alignment, const std::string& what) {
+  if (vector != nullptr && reinterpret_cast<uintptr_t>(vector->Data()) % alignment != 0) {
+    Corrupted(fmt::format(" ({} is not aligned to its elements)", what));
+  }
+}
+
 // `allow_unknown`: unknown dims (-1) are valid, as in the values of a dynamic model.
 Shape ReadShape(const fb::Vector<int64_t>* dims, const std::string& what, bool allow_unknown = false) {
+  CheckElementsAligned(dims, alignof(int64_t), "the shape of " + what);
   std::vector<int64_t> result;
   int64_t elements = 1;
   if (dims != nullptr) {
@@ -216,6 +228,7 @@ class GemLoader {
       case gem::AttrData::BoolAttr: return attr.data_as_BoolAttr()->value();
       case gem::AttrData::IntsAttr: {
         auto* values = attr.data_as_IntsAttr()->values();
+        CheckElementsAligned(values, alignof(int64_t), what);
         return values ? std::vector<int64_t>(values->begin(), values->end()) : std::vector<int64_t>();
       }
       case gem::AttrData::FloatsAttr: {
@@ -303,6 +316,7 @@ class GemLoader {
       }
     }
     impl.stream_count = static_cast<int>(std::clamp<uint32_t>(plan.stream_count(), 1, std::numeric_limits<int>::max()));
+    CheckElementsAligned(plan.storage(), alignof(gem::ValueStorage), "the plan's storage");
     if (plan.storage() != nullptr) {
       for (const gem::ValueStorage* s : *plan.storage()) {
         impl.storage.push_back(Storage{static_cast<StorageKind>(s->kind()), s->index(), s->offset()});
