@@ -43,12 +43,12 @@ int64_t SlidingSpan(int64_t input, int64_t kernel, int64_t pad_begin, int64_t pa
   // Attribute values come from model files; a product or sum that wraps would pass the fit test below.
   int64_t extent = 0, span = 0;
   if (__builtin_mul_overflow(dilation, kernel - 1, &extent) || __builtin_add_overflow(extent, 1, &extent) ||
-      __builtin_add_overflow(input, pad_begin, &span) || __builtin_add_overflow(span, pad_end, &span)) {
+      __builtin_add_overflow(input, pad_begin, &span) || __builtin_add_overflow(span, pad_end, &span) ||
+      __builtin_sub_overflow(span, extent, &span)) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("window (kernel {}, dilation {}) over input length {} padded by {}+{} overflows int64",
                             kernel, dilation, input, pad_begin, pad_end));
   }
-  span -= extent;
   if (span < 0) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("window of extent {} (kernel {}, dilation {}) does not fit in input length {} padded by "
@@ -102,8 +102,14 @@ int64_t PoolOutputDim(int64_t input, int64_t kernel, int64_t stride, int64_t pad
   if (!ceil_mode) return floor_out;
   const int64_t ceil_out = floor_out + (span % stride != 0 ? 1 : 0);
   // The partial window added by rounding up is dropped when it would start
-  // past the input, i.e. cover only end padding.
-  if (ceil_out > floor_out && (ceil_out - 1) * stride >= input + pad_begin) return floor_out;
+  // past the input, i.e. cover only end padding. Its start (ceil_out - 1) *
+  // stride can pass int64 for an input near it, and is then past the input
+  // (input + pad_begin fits: SlidingSpan checked it).
+  int64_t last_start = 0;
+  if (ceil_out > floor_out && (__builtin_mul_overflow(ceil_out - 1, stride, &last_start) ||
+                               last_start >= input + pad_begin)) {
+    return floor_out;
+  }
   return ceil_out;
 }
 
@@ -113,7 +119,8 @@ int64_t ConvTransposeOutputDim(int64_t input, int64_t kernel, int64_t stride, in
   if (input == kUnknown) return kUnknown;
   int64_t out = 0, extent = 0;
   if (__builtin_mul_overflow(stride, input - 1, &out) || __builtin_mul_overflow(dilation, kernel - 1, &extent) ||
-      __builtin_add_overflow(out, extent + 1, &out) || __builtin_add_overflow(out, output_padding, &out) ||
+      __builtin_add_overflow(extent, 1, &extent) || __builtin_add_overflow(out, extent, &out) ||
+      __builtin_add_overflow(out, output_padding, &out) ||
       __builtin_sub_overflow(out, pad_begin, &out) || __builtin_sub_overflow(out, pad_end, &out)) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("transposed convolution output length overflows int64 (input {}, kernel {}, stride {}, "

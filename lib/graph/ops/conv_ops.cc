@@ -62,7 +62,9 @@ Shape InferConvShape(InferContext& ctx, size_t spatial, size_t bias_input, bool 
   const int64_t cout = filter.dim(0);
   CheckGroups(ctx, cin, p.groups, "input channels");
   CheckGroups(ctx, cout, p.groups, "output channels");
-  if (cin != Shape::kUnknownDim && filter.dim(1) != Shape::kUnknownDim && filter.dim(1) * p.groups != cin) {
+  const int64_t grouped_cin = infer::CheckedDimMul(
+      ctx, filter.dim(1), p.groups, fmt::format("channels of filter {} times groups {}", filter.ToString(), p.groups));
+  if (cin != Shape::kUnknownDim && grouped_cin != Shape::kUnknownDim && grouped_cin != cin) {
     ctx.Fail(fmt::format("input channels of x {} ({}) do not match filter {} (filter channels {} x groups {})",
                          x.ToString(), cin, filter.ToString(), filter.dim(1), p.groups));
   }
@@ -123,7 +125,8 @@ void InferConvTranspose(InferContext& ctx, size_t spatial) {
 
   const int64_t cin = infer::MergeDim(ctx, x.dim(1), filter.dim(0), "input channels of x and filter dim 0");
   CheckGroups(ctx, cin, p.groups, "input channels");
-  const int64_t cout = filter.dim(1) == Shape::kUnknownDim ? Shape::kUnknownDim : filter.dim(1) * p.groups;
+  const int64_t cout = infer::CheckedDimMul(
+      ctx, filter.dim(1), p.groups, fmt::format("channels of filter {} times groups {}", filter.ToString(), p.groups));
   CheckBias(ctx, 3, cout);
 
   std::vector<int64_t> dims(rank, Shape::kUnknownDim);

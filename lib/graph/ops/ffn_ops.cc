@@ -79,7 +79,7 @@ void InferFfn(InferContext& ctx) {
       int64_t total = 0;
       for (int64_t c : *counts) {
         if (c < 0) ctx.Fail(fmt::format("expert_tokens has a negative count {}", c));
-        total += c;
+        total = infer::CheckedDimAdd(ctx, total, c, "the sum of expert_tokens");
       }
       if (total != x.dim(0)) {
         ctx.Fail(fmt::format("expert_tokens sum to {}, but x has M = {} rows", total, x.dim(0)));

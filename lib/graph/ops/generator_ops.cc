@@ -4,8 +4,10 @@
 // are exact when those inputs are constant and unknown otherwise.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
@@ -15,25 +17,33 @@ namespace {
 
 constexpr int64_t kUnknown = Shape::kUnknownDim;
 
-// The single element of constant input i as a double (any numeric dtype),
-// or nullopt when the input is not constant.
-std::optional<double> ConstantScalar(InferContext& ctx, size_t i, const char* what) {
+// Constant input i, checked to hold one element; nullptr when it is not constant.
+const Tensor* ConstantElement(InferContext& ctx, size_t i, const char* what) {
   const Tensor* tensor = ctx.input_constant(i);
-  if (tensor == nullptr) return std::nullopt;
-  if (tensor->num_elements() != 1) {
+  if (tensor != nullptr && tensor->num_elements() != 1) {
     ctx.Fail(fmt::format("input '{}' must hold one element, got shape {}", what, tensor->shape().ToString()));
   }
-  switch (tensor->dtype()) {
-    case DataType::kFloat: return *tensor->data_as<float>();
-    case DataType::kDouble: return *tensor->data_as<double>();
-    case DataType::kFloat16: return static_cast<double>(*tensor->data_as<_Float16>());
+  return tensor;
+}
+
+// The element of a one-element tensor of an integer dtype, exactly.
+int64_t IntElement(InferContext& ctx, const Tensor& tensor, const char* what) {
+  return infer::Guarded(ctx, what, [&] { return tensor.ToInt64Vector(); })[0];
+}
+
+// The element of a one-element tensor of any numeric dtype as a double.
+double ScalarElement(InferContext& ctx, const Tensor& tensor, const char* what) {
+  switch (tensor.dtype()) {
+    case DataType::kFloat: return *tensor.data_as<float>();
+    case DataType::kDouble: return *tensor.data_as<double>();
+    case DataType::kFloat16: return static_cast<double>(*tensor.data_as<_Float16>());
     case DataType::kBFloat16: {
-      const uint32_t bits = uint32_t{*tensor->data_as<uint16_t>()} << 16;
+      const uint32_t bits = uint32_t{*tensor.data_as<uint16_t>()} << 16;
       float value;
       std::memcpy(&value, &bits, sizeof value);
       return value;
     }
-    default: return static_cast<double>(infer::Guarded(ctx, what, [&] { return tensor->ToInt64Vector(); })[0]);
+    default: return static_cast<double>(IntElement(ctx, tensor, what));
   }
 }
 
@@ -55,26 +65,44 @@ void InferFill(InferContext& ctx) {
   ctx.set_output(0, ctx.input_dtype(1), std::move(out));
 }
 
-// max(ceil((limit - start) / delta), 0) elements; integer bounds divide exactly.
+// max(ceil((limit - start) / delta), 0) elements, for floats in double.
+int64_t FloatRangeLength(InferContext& ctx, double start, double limit, double delta) {
+  if (delta == 0) ctx.Fail("delta is 0");
+  // std::max keeps a nan (inf - inf, inf / inf) for CheckedDimFromDouble to refuse.
+  const double length = std::max(std::ceil((limit - start) / delta), 0.0);
+  return infer::CheckedDimFromDouble(
+      ctx, length, fmt::format("the length of the range from {} to {} by {}", start, limit, delta));
+}
+
+// The same for integer bounds, exactly: limit - start may pass int64 (its
+// magnitude is taken as uint64) while the length fits.
+int64_t IntegerRangeLength(InferContext& ctx, int64_t start, int64_t limit, int64_t delta) {
+  if (delta == 0) ctx.Fail("delta is 0");
+  if (limit == start || (limit > start) != (delta > 0)) return 0;
+  const auto u_start = static_cast<uint64_t>(start), u_limit = static_cast<uint64_t>(limit);
+  const uint64_t span = limit > start ? u_limit - u_start : u_start - u_limit;
+  const uint64_t step = delta > 0 ? static_cast<uint64_t>(delta) : 0 - static_cast<uint64_t>(delta);
+  const uint64_t length = (span - 1) / step + 1;
+  if (length > uint64_t{std::numeric_limits<int64_t>::max()}) {
+    ctx.Fail(fmt::format("the length of the range from {} to {} by {} does not fit int64: {}", start, limit, delta,
+                         length));
+  }
+  return static_cast<int64_t>(length);
+}
+
 void InferRange(InferContext& ctx) {
   const DataType dtype = ctx.input_dtype(0);
   int64_t length = kUnknown;
-  const auto start = ConstantScalar(ctx, 0, "start");
-  const auto limit = ConstantScalar(ctx, 1, "limit");
-  const auto delta = ConstantScalar(ctx, 2, "delta");
+  const Tensor* start = ConstantElement(ctx, 0, "start");
+  const Tensor* limit = ConstantElement(ctx, 1, "limit");
+  const Tensor* delta = ConstantElement(ctx, 2, "delta");
   if (start && limit && delta) {
-    if (*delta == 0) ctx.Fail("delta is 0");
     const bool is_float = dtype == DataType::kFloat || dtype == DataType::kDouble || dtype == DataType::kFloat16 ||
                           dtype == DataType::kBFloat16;
-    if (is_float) {
-      length = static_cast<int64_t>(std::ceil((*limit - *start) / *delta));
-    } else {
-      const auto span = static_cast<int64_t>(*limit - *start);
-      const auto step = static_cast<int64_t>(*delta);
-      // Ceiling division for either sign of step.
-      length = span / step + ((span % step != 0 && ((span > 0) == (step > 0))) ? 1 : 0);
-    }
-    length = std::max<int64_t>(length, 0);
+    length = is_float ? FloatRangeLength(ctx, ScalarElement(ctx, *start, "start"), ScalarElement(ctx, *limit, "limit"),
+                                         ScalarElement(ctx, *delta, "delta"))
+                      : IntegerRangeLength(ctx, IntElement(ctx, *start, "start"), IntElement(ctx, *limit, "limit"),
+                                           IntElement(ctx, *delta, "delta"));
   }
   ctx.set_output(0, dtype, Shape({length}));
 }
@@ -83,9 +111,10 @@ void InferRange(InferContext& ctx) {
 void InferOneHot(InferContext& ctx) {
   const Shape& indices = ctx.input_shape(0);
   int64_t depth = kUnknown;
-  if (auto value = ConstantScalar(ctx, 1, "depth")) {
-    depth = static_cast<int64_t>(*value);
-    if (depth < 1) ctx.Fail(fmt::format("depth {} must be positive", *value));
+  if (const Tensor* tensor = ConstantElement(ctx, 1, "depth")) {
+    const double value = ScalarElement(ctx, *tensor, "depth");
+    depth = infer::CheckedDimFromDouble(ctx, value, "depth");
+    if (depth < 1) ctx.Fail(fmt::format("depth {} must be positive", value));
   }
   const DataType dtype = ctx.input_dtype(2);
   if (indices.unknown_rank()) {

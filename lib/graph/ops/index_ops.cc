@@ -50,7 +50,8 @@ void InferGatherNd(InferContext& ctx) {
   const int64_t k = indices.dims().back();
   const auto q = static_cast<int64_t>(indices.rank());
   const auto r = static_cast<int64_t>(x.rank());
-  if (batch_dims < 0 || batch_dims >= q || batch_dims >= r || batch_dims + k > r) {
+  // k is a dim and may be near INT64_MAX: compared with r - batch_dims, not added to batch_dims.
+  if (batch_dims < 0 || batch_dims >= q || batch_dims >= r || k > r - batch_dims) {
     ctx.Fail(fmt::format("batch_dims {} with indices {} does not fit x {}", batch_dims, indices.ToString(),
                          x.ToString()));
   }

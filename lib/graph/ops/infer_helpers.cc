@@ -62,6 +62,25 @@ int64_t DimProduct(InferContext& ctx, const Shape& shape, size_t begin, size_t e
   return product;
 }
 
+int64_t CheckedDimMul(InferContext& ctx, int64_t a, int64_t b, const std::string& what) {
+  if (a == Shape::kUnknownDim || b == Shape::kUnknownDim) return Shape::kUnknownDim;
+  int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) ctx.Fail(fmt::format("{} does not fit int64: {} * {}", what, a, b));
+  return product;
+}
+
+int64_t CheckedDimAdd(InferContext& ctx, int64_t a, int64_t b, const std::string& what) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) ctx.Fail(fmt::format("{} does not fit int64: {} + {}", what, a, b));
+  return sum;
+}
+
+int64_t CheckedDimFromDouble(InferContext& ctx, double value, const std::string& what) {
+  // [-2^63, 2^63) is exactly what truncates into int64; nan fails both tests.
+  if (!(value >= -0x1p63 && value < 0x1p63)) ctx.Fail(fmt::format("{} does not fit int64: {}", what, value));
+  return static_cast<int64_t>(value);
+}
+
 size_t Choice(InferContext& ctx, const std::string& attr, std::initializer_list<std::string_view> valid) {
   const std::string& value = Attr<std::string>(ctx, attr);
   const auto* found = std::find(valid.begin(), valid.end(), value);

@@ -57,6 +57,21 @@ std::optional<std::vector<int64_t>> ConstantInts(InferContext& ctx, size_t input
 // Product of dims [begin, end); kUnknownDim when any of them is unknown.
 // Fails the node when the product does not fit int64.
 int64_t DimProduct(InferContext& ctx, const Shape& shape, size_t begin, size_t end);
+// Dims, attributes and constant inputs come from model files and may hold any
+// int64, so the output dims computed from them are checked: these fail the
+// node with "<what> does not fit int64: <operands>" where the arithmetic
+// would wrap (undefined behaviour) or the conversion would be undefined.
+//
+// a * b of dims and non-negative factors (block sizes, multiples, groups);
+// kUnknownDim when either is unknown.
+int64_t CheckedDimMul(InferContext& ctx, int64_t a, int64_t b, const std::string& what);
+// a + b of a known dim and a length or offset of either sign (negative pads
+// crop). Unknown dims are the caller's to handle: -1 is also a valid offset.
+int64_t CheckedDimAdd(InferContext& ctx, int64_t a, int64_t b, const std::string& what);
+// A length computed in floating point (scales, Range bounds), already rounded
+// by the caller, as int64 (truncating); fails naming `what` when it is nan or
+// beyond int64.
+int64_t CheckedDimFromDouble(InferContext& ctx, double value, const std::string& what);
 
 // The data_format attribute; only NCHW is supported in this release.
 void RequireNCHW(InferContext& ctx);

@@ -21,6 +21,12 @@ std::optional<size_t> VectorLength(InferContext& ctx, size_t i, const char* what
   return static_cast<size_t>(shape.dim(0));
 }
 
+// Dim d of x times `factor` (a multiple, block_size or its square), named `factor_name` on overflow.
+int64_t Scaled(InferContext& ctx, const Shape& x, size_t d, int64_t factor, const std::string& factor_name) {
+  return infer::CheckedDimMul(ctx, x.dim(d), factor,
+                              fmt::format("dim {} of x {} times {}", d, x.ToString(), factor_name));
+}
+
 void InferTile(InferContext& ctx) {
   const Shape& x = ctx.input_shape(0);
   const auto multiples = infer::ConstantInts(ctx, 1);
@@ -37,7 +43,7 @@ void InferTile(InferContext& ctx) {
   for (size_t d = 0; multiples && d < *rank; ++d) {
     const int64_t m = (*multiples)[d];
     if (m < 0) ctx.Fail(fmt::format("multiples [{}] has a negative entry", fmt::join(*multiples, ", ")));
-    if (!x.unknown_rank() && x.dim(d) != kUnknown) dims[d] = x.dim(d) * m;
+    if (!x.unknown_rank()) dims[d] = Scaled(ctx, x, d, m, fmt::format("multiples[{}]", d));
   }
   ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
 }
@@ -83,7 +89,8 @@ void InferPad(InferContext& ctx) {
     if (x.dim(d) == kUnknown) continue;
     const int64_t begin = (*paddings)[contiguous ? 2 * d : d];
     const int64_t end = (*paddings)[contiguous ? 2 * d + 1 : rank + d];
-    dims[d] = x.dim(d) + begin + end;
+    const std::string what = fmt::format("dim {} of x {} padded by {} and {}", d, x.ToString(), begin, end);
+    dims[d] = infer::CheckedDimAdd(ctx, infer::CheckedDimAdd(ctx, x.dim(d), begin, what), end, what);
     if (dims[d] < 0) {
       ctx.Fail(fmt::format("paddings [{}] crop more than dim {} of x {}", fmt::join(*paddings, ", "), d,
                            x.ToString()));
@@ -98,7 +105,10 @@ int64_t BlockSize(InferContext& ctx) {
   return block;
 }
 
-int64_t Scaled(int64_t dim, int64_t factor) { return dim == kUnknown ? kUnknown : dim * factor; }
+// block_size^2, the channels one output pixel's block takes.
+int64_t BlockArea(InferContext& ctx, int64_t block) {
+  return infer::CheckedDimMul(ctx, block, block, fmt::format("block_size {} squared", block));
+}
 
 void InferDepthToSpace(InferContext& ctx) {
   infer::RequireNCHW(ctx);
@@ -110,12 +120,13 @@ void InferDepthToSpace(InferContext& ctx) {
   const Shape x = infer::WithRank(ctx.input_shape(0), 4);
   infer::RequireRank(ctx, x, 4, "x");
   const int64_t c = x.dim(1);
-  if (c != kUnknown && c % (block * block) != 0) {
-    ctx.Fail(fmt::format("channels of x {} are not a multiple of block_size^2 = {}", x.ToString(), block * block));
+  const int64_t area = BlockArea(ctx, block);
+  if (c != kUnknown && c % area != 0) {
+    ctx.Fail(fmt::format("channels of x {} are not a multiple of block_size^2 = {}", x.ToString(), area));
   }
   ctx.set_output(0, ctx.input_dtype(0),
-                 Shape({x.dim(0), c == kUnknown ? kUnknown : c / (block * block), Scaled(x.dim(2), block),
-                        Scaled(x.dim(3), block)}));
+                 Shape({x.dim(0), c == kUnknown ? kUnknown : c / area, Scaled(ctx, x, 2, block, "block_size"),
+                        Scaled(ctx, x, 3, block, "block_size")}));
 }
 
 void InferSpaceToDepth(InferContext& ctx) {
@@ -130,7 +141,8 @@ void InferSpaceToDepth(InferContext& ctx) {
   }
   auto shrink = [&](int64_t dim) { return dim == kUnknown ? kUnknown : dim / block; };
   ctx.set_output(0, ctx.input_dtype(0),
-                 Shape({x.dim(0), Scaled(x.dim(1), block * block), shrink(x.dim(2)), shrink(x.dim(3))}));
+                 Shape({x.dim(0), Scaled(ctx, x, 1, BlockArea(ctx, block), "block_size^2"), shrink(x.dim(2)),
+                        shrink(x.dim(3))}));
 }
 
 void InferTriangle(InferContext& ctx) {

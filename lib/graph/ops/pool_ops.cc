@@ -125,7 +125,11 @@ void InferMaxUnpool(InferContext& ctx) {
   std::vector<int64_t> dims = x.dims();
   for (size_t a = 0; a < spatial; ++a) {
     if (dims[a + 2] == Shape::kUnknownDim) continue;
-    dims[a + 2] = (dims[a + 2] - 1) * strides[a] + ksize[a] - pads[2 * a] - pads[2 * a + 1];
+    // in * stride + (k - stride - pads): the window values are within int32, so only the
+    // product and the one sum with it can leave int64.
+    const std::string what = fmt::format("output dim {} for x {}", a + 2, x.ToString());
+    dims[a + 2] = infer::CheckedDimAdd(ctx, infer::CheckedDimMul(ctx, dims[a + 2], strides[a], what),
+                                       ksize[a] - strides[a] - pads[2 * a] - pads[2 * a + 1], what);
     if (dims[a + 2] <= 0) ctx.Fail(fmt::format("the pads leave an output {} of {}", fmt::format("dim {}", a + 2), dims[a + 2]));
   }
   ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));

@@ -114,7 +114,9 @@ Shape ConvShape(InferContext& ctx, size_t x_input, size_t w_input) {
   const Shape w = infer::WithRank(ctx.input_shape(w_input), 4);
   infer::RequireRank(ctx, x, 4, "x");
   infer::RequireRank(ctx, w, 4, "w");
-  if (x.dim(1) >= 0 && w.dim(1) >= 0 && w.dim(1) * groups != x.dim(1)) {
+  const int64_t grouped_cin = infer::CheckedDimMul(
+      ctx, w.dim(1), groups, fmt::format("channels of w {} times groups {}", w.ToString(), groups));
+  if (x.dim(1) >= 0 && grouped_cin >= 0 && grouped_cin != x.dim(1)) {
     ctx.Fail(fmt::format("input channels of x {} do not match w {} with groups {}", x.ToString(), w.ToString(),
                          groups));
   }

@@ -57,7 +57,9 @@ void InferResize(InferContext& ctx) {
     for (size_t d = 0; d < dims.size(); ++d) {
       if (!((*scales)[d] > 0)) ctx.Fail(fmt::format("scales [{}] must be positive", fmt::join(*scales, ", ")));
       if (x.dim(d) != Shape::kUnknownDim) {
-        dims[d] = static_cast<int64_t>(std::floor(static_cast<double>(x.dim(d)) * (*scales)[d]));
+        dims[d] = infer::CheckedDimFromDouble(ctx, std::floor(static_cast<double>(x.dim(d)) * (*scales)[d]),
+                                              fmt::format("dim {} of x {} times scale {}", d, x.ToString(),
+                                                          (*scales)[d]));
       }
     }
   } else if (!ctx.has_input(kScales)) {

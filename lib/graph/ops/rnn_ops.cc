@@ -44,14 +44,17 @@ void InferRecurrent(InferContext& ctx, const RecurrentSpec& spec) {
   infer::RequireRank(ctx, r, 3, "r");
   infer::MergeDim(ctx, w.dim(0), dirs, "w's first dim and the number of directions");
   infer::MergeDim(ctx, r.dim(0), dirs, "r's first dim and the number of directions");
-  infer::MergeDim(ctx, w.dim(1), spec.gates * hidden, "w's second dim and gates x hidden_size");
-  infer::MergeDim(ctx, r.dim(1), spec.gates * hidden, "r's second dim and gates x hidden_size");
+  const int64_t gate_rows =
+      infer::CheckedDimMul(ctx, spec.gates, hidden, fmt::format("{} gates x hidden_size", spec.gates));
+  infer::MergeDim(ctx, w.dim(1), gate_rows, "w's second dim and gates x hidden_size");
+  infer::MergeDim(ctx, r.dim(1), gate_rows, "r's second dim and gates x hidden_size");
   infer::MergeDim(ctx, r.dim(2), hidden, "r's last dim and hidden_size");
   infer::MergeDim(ctx, w.dim(2), x.dim(2), "w's last dim and the input size");
   if (ctx.has_input(3)) {
     const Shape b = infer::WithRank(ctx.input_shape(3), 2);
     infer::RequireRank(ctx, b, 2, "b");
-    infer::MergeDim(ctx, b.dim(1), 2 * spec.gates * hidden, "b's second dim and 2 x gates x hidden_size");
+    infer::MergeDim(ctx, b.dim(1), infer::CheckedDimMul(ctx, 2, gate_rows, "2 x gates x hidden_size"),
+                    "b's second dim and 2 x gates x hidden_size");
   }
   const int64_t seq = x.dim(layout == 0 ? 0 : 1);
   const int64_t batch = x.dim(layout == 0 ? 1 : 0);

@@ -42,8 +42,9 @@ void InferConcat(InferContext& ctx) {
     int64_t& sum = (*out)[axis];
     if (sum == kUnknown || x.dim(axis) == kUnknown) {
       sum = kUnknown;
-    } else if (__builtin_add_overflow(sum, x.dim(axis), &sum)) {
-      ctx.Fail(fmt::format("the lengths along the concat axis add up past int64 at input {} {}", i, x.ToString()));
+    } else {
+      sum = infer::CheckedDimAdd(ctx, sum, x.dim(axis),
+                                 fmt::format("the lengths along the concat axis up to input {} {}", i, x.ToString()));
     }
   }
   // An input of unknown rank contributes an unknown length along the axis.
@@ -94,7 +95,10 @@ void InferSplit(InferContext& ctx) {
     if (s < -1 || (s == -1 && std::count(sizes.begin(), sizes.end(), -1) > 1)) {
       ctx.Fail(fmt::format("size_splits [{}] must be sizes >= 0 with at most one -1", fmt::join(sizes, ", ")));
     }
-    if (s > 0) known_sum += s;
+    if (s > 0) {
+      known_sum =
+          infer::CheckedDimAdd(ctx, known_sum, s, fmt::format("the sum of size_splits [{}]", fmt::join(sizes, ", ")));
+    }
   }
   if (length != kUnknown) {
     const bool fits = inferred != resolved.end() ? known_sum <= length : known_sum == length;
@@ -115,6 +119,9 @@ void InferSplit(InferContext& ctx) {
 
 // ONNX Slice along one dim of known length: negative positions count from the
 // end, positions clamp to the valid range, and the step may be negative.
+// Steps may be any int64 (INT64_MAX and INT64_MIN take one element), so the
+// ceiling division is 1 + (span - 1) / step: span - 1 + step or -step would
+// overflow.
 int64_t SliceLength(int64_t dim, int64_t start, int64_t end, int64_t step) {
   if (dim == 0) return 0;
   if (start < 0) start += dim;
@@ -122,11 +129,12 @@ int64_t SliceLength(int64_t dim, int64_t start, int64_t end, int64_t step) {
   if (step > 0) {
     start = std::clamp<int64_t>(start, 0, dim);
     end = std::clamp<int64_t>(end, 0, dim);
-    return end > start ? (end - start + step - 1) / step : 0;
+    return end > start ? 1 + (end - start - 1) / step : 0;
   }
   start = std::clamp<int64_t>(start, 0, dim - 1);
   end = std::clamp<int64_t>(end, -1, dim - 1);
-  return start > end ? (start - end - step - 1) / -step : 0;
+  // Truncating division by the negative step negates the quotient.
+  return start > end ? 1 - (start - end - 1) / step : 0;
 }
 
 void InferStridedSlice(InferContext& ctx) {
