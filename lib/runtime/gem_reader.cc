@@ -50,10 +50,11 @@ DataType ReadDataType(int32_t code, const std::string& what) {
 
 // FlatBuffers' verifier checks a vector's length field for 4-byte alignment
 // only, while a writer aligns 8-byte elements to 8: a vector that is not was
-// edited, and reading its elements would be misaligned loads.
+// edited, and reading its elements would be misaligned loads. (An empty one
+// has nothing to load, and FlatBuffers writes those 4-byte aligned.)
 template <typename Vector>
 void CheckElementsAligned(const Vector* vector, size_t alignment, const std::string& what) {
-  if (vector != nullptr && reinterpret_cast<uintptr_t>(vector->Data()) % alignment != 0) {
+  if (vector != nullptr && vector->size() != 0 && reinterpret_cast<uintptr_t>(vector->Data()) % alignment != 0) {
     Corrupted(fmt::format(" ({} is not aligned to its elements)", what));
   }
 }

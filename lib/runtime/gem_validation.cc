@@ -102,6 +102,7 @@ void ValidateLoadedPlan(const CompiledModel::Impl& impl, uint64_t max_tensor_byt
                              "it take {} bytes side by side",
                              impl.memory.arena_bytes, placed));
   }
+  CheckPlacement(impl);
 }
 
 }  // namespace ge::runtime

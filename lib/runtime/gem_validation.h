@@ -30,9 +30,10 @@ void ValidateLoadedGraph(Graph& graph, uint64_t max_tensor_bytes);
 // GrowWorkspaces: every value fits its storage (CheckStorage), there are no
 // more streams than steps, streams and events are in range and order the
 // steps (CheckStreams), no workspace is
-// above `max_tensor_bytes`, and the arena is no larger than everything the
+// above `max_tensor_bytes`, the arena is no larger than everything the
 // plan places in it side by side (a larger one would only be an allocation
-// the file asks for without using it).
+// the file asks for without using it), and no two values or workspaces in
+// use at once share bytes (CheckPlacement).
 void ValidateLoadedPlan(const CompiledModel::Impl& impl, uint64_t max_tensor_bytes);
 
 }  // namespace ge::runtime

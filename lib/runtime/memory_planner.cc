@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -72,10 +74,20 @@ bool LifetimesIntersect(const Root& a, const Root& b) {
   return a.first_use <= b.last_use && b.first_use <= a.last_use;
 }
 
-// Which roots may not share bytes. With one stream that is the lifetime
-// test; with several, `earlier` must also be done with its bytes (every use
-// happened) before `later` writes them. Kept as a matrix since every
-// strategy asks the same questions.
+// Whether two roots need their bytes at once: their lifetimes intersect or,
+// given happens_before, the earlier is not done with its bytes (every use
+// happened) before the later writes them.
+bool RootsConflict(const Root& a, const Root& b, const HappensBefore& happens_before) {
+  if (LifetimesIntersect(a, b)) return true;
+  if (!happens_before) return false;
+  const Root& earlier = a.last_use < b.first_use ? a : b;
+  const Root& later = &earlier == &a ? b : a;
+  return !std::all_of(earlier.uses.begin(), earlier.uses.end(),
+                      [&](int use) { return happens_before(use, later.first_use); });
+}
+
+// Which roots may not share bytes (RootsConflict). With several streams kept
+// as a matrix, since every strategy asks the same questions.
 class Conflicts {
  public:
   Conflicts(const std::vector<Root>& roots, const HappensBefore& happens_before)
@@ -85,14 +97,7 @@ class Conflicts {
     matrix_.assign(n * n, false);
     for (size_t a = 0; a < n; ++a) {
       for (size_t b = a + 1; b < n; ++b) {
-        bool conflict = LifetimesIntersect(roots[a], roots[b]);
-        if (!conflict) {
-          const Root& earlier = roots[a].last_use < roots[b].first_use ? roots[a] : roots[b];
-          const Root& later = &earlier == &roots[a] ? roots[b] : roots[a];
-          conflict = !std::all_of(earlier.uses.begin(), earlier.uses.end(),
-                                  [&](int use) { return happens_before(use, later.first_use); });
-        }
-        matrix_[a * n + b] = matrix_[b * n + a] = conflict;
+        matrix_[a * n + b] = matrix_[b * n + a] = RootsConflict(roots[a], roots[b], happens_before);
       }
     }
   }
@@ -251,6 +256,36 @@ MemoryPlan PlanMemory(const std::vector<BufferRequest>& requests, bool reuse, co
   plan.offsets.resize(requests.size());
   for (size_t i = 0; i < requests.size(); ++i) plan.offsets[i] = offset_of_request[root_of[i]];
   return plan;
+}
+
+std::optional<std::pair<size_t, size_t>> FindPlacementClash(std::vector<BufferRequest> requests,
+                                                            const std::vector<size_t>& offsets,
+                                                            const HappensBefore& happens_before) {
+  for (BufferRequest& request : requests) {
+    const int target = request.alias_of;
+    if (target >= 0 && static_cast<size_t>(target) < requests.size() &&
+        offsets[&request - requests.data()] != offsets[target]) {
+      request.alias_of = -1;  // placed apart from what it could have shared: a buffer of its own
+    }
+  }
+  std::vector<size_t> root_of = ResolveRoots(requests);
+  std::vector<Root> roots = CollectRoots(requests, root_of);
+  // By offset: a root's bytes can only meet those of the roots after it that
+  // start before it ends.
+  std::vector<size_t> order(roots.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto offset_of = [&](size_t root) { return offsets[roots[root].request]; };
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return offset_of(a) < offset_of(b); });
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Root& a = roots[order[i]];
+    if (a.size == 0) continue;
+    const size_t end = offset_of(order[i]) + a.size;
+    for (size_t j = i + 1; j < order.size() && offset_of(order[j]) < end; ++j) {
+      const Root& b = roots[order[j]];
+      if (b.size != 0 && RootsConflict(a, b, happens_before)) return std::make_pair(a.request, b.request);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace ge::runtime

@@ -10,7 +10,9 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ge::runtime {
@@ -60,5 +62,15 @@ struct MemoryPlan {
 // out-of-range aliases, first > last).
 MemoryPlan PlanMemory(const std::vector<BufferRequest>& requests, bool reuse,
                       const HappensBefore& happens_before = nullptr);
+
+// Checks a stored placement (from a model file) against the requests: two
+// buffers PlanMemory would keep apart must not share a byte (each counted at
+// its aligned size). A request whose offset is its alias target's shares
+// that target's bytes; one placed elsewhere is a buffer of its own. Returns
+// the first two requests that clash, or nullopt. `offsets` has one entry per
+// request and each offset plus its aligned size fits size_t.
+std::optional<std::pair<size_t, size_t>> FindPlacementClash(std::vector<BufferRequest> requests,
+                                                            const std::vector<size_t>& offsets,
+                                                            const HappensBefore& happens_before = nullptr);
 
 }  // namespace ge::runtime

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -121,24 +123,24 @@ void ComputeInPlace(const CompiledModel::Impl& impl, const std::vector<int>& req
   }
 }
 
-}  // namespace
-
-size_t ValueBytes(const Value& value) {
-  return static_cast<size_t>(value.shape().NumElements()) * DataTypeSize(value.dtype());
-}
-
-void PlanStorage(CompiledModel::Impl& impl) {
-  impl.storage.assign(impl.values.size(), Storage{});
-  AssignSources(impl);
-  std::vector<bool> in_output = AssignOutputsInPlace(impl);
-
-  // One buffer request per arena value (views point at what they view) and
-  // per workspace; lifetimes and uses in step indices.
+// The planner's view of a laid-out model: one buffer request per arena value
+// (views point at what they view) and per workspace, with lifetimes and uses
+// in step indices.
+struct ArenaRequests {
   std::vector<BufferRequest> requests;
-  std::vector<int> request_of(impl.values.size(), kNoRequest);
-  std::vector<int> workspace_request(impl.steps.size(), kNoRequest);
+  std::vector<int> request_of;         // by value id; kNoRequest outside the arena
+  std::vector<int> workspace_request;  // by step; kNoRequest without a workspace
+};
+
+// `elsewhere[v]`: the step computing value v writes it outside the arena
+// (into a graph output).
+ArenaRequests CollectRequests(const CompiledModel::Impl& impl, const std::vector<bool>& elsewhere) {
+  ArenaRequests arena;
+  auto& [requests, request_of, workspace_request] = arena;
+  request_of.assign(impl.values.size(), kNoRequest);
+  workspace_request.assign(impl.steps.size(), kNoRequest);
   for (size_t s = 0; s < impl.steps.size(); ++s) {
-    Step& step = impl.steps[s];
+    const Step& step = impl.steps[s];
     int now = static_cast<int>(s);
     for (int input : step.inputs) {
       if (input < 0 || request_of[input] == kNoRequest) continue;
@@ -147,10 +149,9 @@ void PlanStorage(CompiledModel::Impl& impl) {
     }
     for (size_t i = 0; i < step.outputs.size(); ++i) {
       int output = step.outputs[i];
-      if (in_output[output]) continue;
+      if (elsewhere[output]) continue;
       if (step.is_view) {
         int viewed = step.inputs[step.kernel->AliasedInput(i)];
-        impl.storage[output] = impl.storage[viewed];
         if (request_of[viewed] != kNoRequest) {
           request_of[output] = static_cast<int>(requests.size());
           requests.push_back(BufferRequest{0, now, now, request_of[viewed], {now}});
@@ -170,13 +171,35 @@ void PlanStorage(CompiledModel::Impl& impl) {
   for (int value : impl.output_values) {
     if (request_of[value] != kNoRequest) requests[request_of[value]].last_use = after_last_step;
   }
+  return arena;
+}
 
-  HappensBefore happens_before;
-  std::shared_ptr<const StepOrder> order;
-  if (impl.stream_count > 1) {
-    order = std::make_shared<const StepOrder>(impl.steps, impl.stream_count);
-    happens_before = [order](int a, int b) { return order->HappensBefore(a, b); };
+// The order steps of several streams run in (events); none with one stream,
+// where step order is run order.
+HappensBefore StepsHappenBefore(const CompiledModel::Impl& impl) {
+  if (impl.stream_count <= 1) return nullptr;
+  auto order = std::make_shared<const StepOrder>(impl.steps, impl.stream_count);
+  return [order](int a, int b) { return order->HappensBefore(a, b); };
+}
+
+}  // namespace
+
+size_t ValueBytes(const Value& value) {
+  return static_cast<size_t>(value.shape().NumElements()) * DataTypeSize(value.dtype());
+}
+
+void PlanStorage(CompiledModel::Impl& impl) {
+  impl.storage.assign(impl.values.size(), Storage{});
+  AssignSources(impl);
+  std::vector<bool> in_output = AssignOutputsInPlace(impl);
+  for (const Step& step : impl.steps) {  // views share the storage of what they view
+    if (!step.is_view) continue;
+    for (size_t i = 0; i < step.outputs.size(); ++i) {
+      if (!in_output[step.outputs[i]]) impl.storage[step.outputs[i]] = impl.storage[step.inputs[step.kernel->AliasedInput(i)]];
+    }
   }
+  auto [requests, request_of, workspace_request] = CollectRequests(impl, in_output);
+  HappensBefore happens_before = StepsHappenBefore(impl);
   // In-place execution is reuse too: off with ge.exec.disableReuseMemory,
   // and not counted in the bytes without reuse.
   size_t no_reuse_bytes = PlanMemory(requests, false).no_reuse_bytes;
@@ -279,6 +302,33 @@ void CheckStorage(const CompiledModel::Impl& impl) {
         fail(fmt::format("{}: output {} has a storage its kernel cannot use", step.node->Describe(), i));
       }
     }
+  }
+}
+
+void CheckPlacement(const CompiledModel::Impl& impl) {
+  std::vector<bool> elsewhere(impl.values.size());
+  for (size_t id = 0; id < impl.values.size(); ++id) elsewhere[id] = impl.storage[id].kind != StorageKind::kArena;
+  auto [requests, request_of, workspace_request] = CollectRequests(impl, elsewhere);
+  HappensBefore happens_before = StepsHappenBefore(impl);
+  // The in-place outputs the planner could have made share their input's
+  // bytes where the file put them there (with reuse off it put none there).
+  ComputeInPlace(impl, request_of, requests, happens_before);
+  std::vector<size_t> offsets(requests.size(), 0);
+  std::vector<std::string> names(requests.size());
+  for (size_t id = 0; id < impl.values.size(); ++id) {
+    if (request_of[id] == kNoRequest) continue;
+    offsets[request_of[id]] = impl.storage[id].offset;
+    names[request_of[id]] = fmt::format("value '{}'", impl.values[id]->name());
+  }
+  for (size_t s = 0; s < impl.steps.size(); ++s) {
+    if (workspace_request[s] == kNoRequest) continue;
+    offsets[workspace_request[s]] = impl.steps[s].workspace_offset;
+    names[workspace_request[s]] = fmt::format("the workspace of {}", impl.steps[s].node->Describe());
+  }
+  if (auto clash = FindPlacementClash(std::move(requests), offsets, happens_before)) {
+    throw Error(ErrorCode::kInvalidModel,
+                fmt::format("invalid memory plan: {} and {} share arena bytes while both are in use",
+                            names[clash->first], names[clash->second]));
   }
 }
 

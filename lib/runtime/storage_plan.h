@@ -28,6 +28,13 @@ void GrowWorkspaces(CompiledModel::Impl& impl);
 // value or node.
 void CheckStorage(const CompiledModel::Impl& impl);
 
+// Checks that no two buffers of a stored plan (values and workspaces) that
+// are in use at once share arena bytes: a kernel's scratch written over a
+// value it reads, or two streams writing the same bytes. Expects CheckStorage
+// and valid stream indices and events. Throws ge::Error (kInvalidModel)
+// naming both.
+void CheckPlacement(const CompiledModel::Impl& impl);
+
 // Bytes of a value with a static shape.
 size_t ValueBytes(const Value& value);
 

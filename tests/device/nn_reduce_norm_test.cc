@@ -1,6 +1,7 @@
 // The norm-like reductions (ReduceL1D, ReduceL2D, ReduceSumSquareD,
 // ReduceLogSumD, ReduceLogSumExpD), InstanceNorm and LRN against float64 loops.
 #include <cmath>
+#include <limits>
 
 #include <catch2/catch.hpp>
 
@@ -140,8 +141,10 @@ TEST_CASE("InstanceNorm normalizes each plane, then scales per channel", "[devic
 
 TEST_CASE("LRN sums squares over a clipped channel window", "[device][norm]") {
   std::mt19937 rng(44);
-  const Shape shape{2, 5, 3, 4};
-  for (int64_t radius : {0, 1, 2, 4}) {
+  // Radii above 16 take the sliding window; the last spans every channel from any one.
+  const Shape shape{2, 40, 3, 2};
+  for (int64_t radius : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{4}, int64_t{17}, int64_t{30},
+                         std::numeric_limits<int64_t>::max()}) {
     Tensor x = RandomTensor(DataType::kFloat, shape, rng, -2, 2);
     Graph g;
     Node* node = g.AddNode("LRN", "lrn", {g.AddInput("x", DataType::kFloat, shape)});
@@ -156,7 +159,8 @@ TEST_CASE("LRN sums squares over a clipped channel window", "[device][norm]") {
     for (size_t i = 0; i < xd.size(); ++i) {
       auto index = Unravel(static_cast<int64_t>(i), shape.dims());
       double squares = 0;
-      for (int64_t k = index[1] - radius; k <= index[1] + radius; ++k) {
+      const int64_t clipped = std::min<int64_t>(radius, shape.dim(1));
+      for (int64_t k = index[1] - clipped; k <= index[1] + clipped; ++k) {
         if (k < 0 || k >= shape.dim(1)) continue;
         auto other = index;
         other[1] = k;

@@ -4,6 +4,7 @@
 // (runtime/gem_validation.h). Each case edits one thing in a saved model.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -185,6 +186,23 @@ bool ConvStoresWorkspace() {
   return StepOf(*gem::GetMutableModel(bytes.data()), "conv").workspace_bytes() > 0;
 }
 
+// The storage of an input or output of the node that is in the arena (the
+// layout pass may have put transposes around it, so the names are not known
+// in advance).
+gem::ValueStorage& ArenaOperand(gem::Model& model, const std::string& node_name) {
+  const gem::NodeDef& node = NodeNamed(model, node_name);
+  std::vector<uint32_t> ids(node.outputs()->begin(), node.outputs()->end());
+  for (int32_t input : *node.inputs()) {
+    if (input >= 0) ids.push_back(static_cast<uint32_t>(input));
+  }
+  auto& storage = *model.mutable_plan()->mutable_storage();
+  auto in_arena = std::find_if(ids.begin(), ids.end(),
+                               [&](uint32_t id) { return storage.Get(id)->kind() == gem::StorageKind::Arena; });
+  INFO("no operand of '" << node_name << "' is in the arena");
+  REQUIRE(in_arena != ids.end());
+  return *storage.GetMutableObject(*in_arena);
+}
+
 TEST_CASE("gem tamper: the memory plan", "[gem][tamper]") {
   std::vector<Edit> edits = {
       {"a value placed past the arena's end", SavedPool(),
@@ -206,10 +224,34 @@ TEST_CASE("gem tamper: the memory plan", "[gem][tamper]") {
                        REQUIRE(StepOf(m, "conv").mutate_workspace_bytes(uint64_t{1} << 39));
                      },
                      {"'conv'", "ge.maxTensorBytes"}});
+    // oneDNN keeps pointers in its scratchpad: written over by the output, they crashed a run.
+    edits.push_back({"a workspace over the step's own output", SavedConv(),
+                     [](gem::Model& m) {
+                       gem::ValueStorage& operand = ArenaOperand(m, "conv");
+                       // A workspace at offset 0 is not stored, so the operand moves onto it instead.
+                       if (!StepOf(m, "conv").mutate_workspace_offset(operand.offset())) operand.mutate_offset(0);
+                     },
+                     {"the workspace of node 'conv'", "share arena bytes while both are in use"}});
   } else {
     WARN("the convolution needs no workspace on this instruction set: its tamper case is not run");
   }
   CheckRefused(edits);
+}
+
+TEST_CASE("gem tamper: values in use at once placed on the same bytes", "[gem][tamper]") {
+  ge::GraphBuilder b("two_live");
+  ge::Value* x = b.Input("x", DataType::kFloat, {4, 4});
+  b.Outputs({b.Add(b.Relu(x, "r1"), b.Sigmoid(x, "r2"), "sum")});
+  const std::string one_stream = ge::test::SavedGem(*CompiledModel::Compile(b.Build()));
+  const std::string two_streams = ge::test::SavedGem(*TwoStreamModel());
+  CheckRefused({
+      {"both operands of one step", one_stream,
+       [](gem::Model& m) { StorageOf(m, "r2").mutate_offset(StorageOf(m, "r1").offset()); },
+       {"value 'r1'", "value 'r2'", "share arena bytes"}},
+      {"two streams that may run at once", two_streams,
+       [](gem::Model& m) { StorageOf(m, "c1").mutate_offset(StorageOf(m, "a1").offset()); },
+       {"value 'a1'", "value 'c1'", "share arena bytes"}},
+  });
 }
 
 TEST_CASE("gem tamper: streams and events", "[gem][tamper]") {

@@ -280,13 +280,38 @@ std::unique_ptr<Kernel> MakeInstanceNorm(const Node& node) {
 template <typename T>
 class LrnKernel final : public Kernel {
  public:
+  // A radius beyond the channels is clipped like the windows themselves.
   LrnKernel(int64_t batch, int64_t channels, int64_t spatial, int64_t radius, double bias, double alpha, double beta)
-      : batch_(batch), channels_(channels), spatial_(spatial), radius_(radius), bias_(bias), alpha_(alpha),
-        beta_(beta) {}
+      : batch_(batch), channels_(channels), spatial_(spatial),
+        radius_(std::min(radius, std::max<int64_t>(channels - 1, 0))), bias_(bias), alpha_(alpha), beta_(beta) {}
 
   void Run(const KernelContext& ctx) const override {
     const T* x = ctx.inputs[0].as<const T>();
     T* y = ctx.outputs[0].as<T>();
+    if (radius_ <= kDirectRadius) {
+      SumWindows(x, y);
+    } else {
+      SlideWindows(x, y);
+    }
+  }
+
+ private:
+  // Windows this narrow (all real models: size 5 or so) are summed directly,
+  // as the reference does; wider ones, which a hostile `size` can stretch
+  // over every channel, slide a running sum down the channels so the work
+  // stays linear in x.
+  static constexpr int64_t kDirectRadius = 16;
+
+  T Normalized(const T* image, int64_t c, int64_t i, double squares) const {
+    return Store<T>(static_cast<double>(Load(image[c * spatial_ + i])) / std::pow(bias_ + alpha_ * squares, beta_));
+  }
+
+  double Square(const T* image, int64_t c, int64_t i) const {
+    const double v = static_cast<double>(Load(image[c * spatial_ + i]));
+    return v * v;
+  }
+
+  void SumWindows(const T* x, T* y) const {
     const int64_t planes = batch_ * channels_;
 #pragma omp parallel for if (planes * spatial_ * (2 * radius_ + 1) > kParallelGrain)
     for (int64_t p = 0; p < planes; ++p) {
@@ -296,17 +321,29 @@ class LrnKernel final : public Kernel {
       const int64_t last = std::min(c + radius_, channels_ - 1);
       for (int64_t i = 0; i < spatial_; ++i) {
         double squares = 0;
-        for (int64_t k = first; k <= last; ++k) {
-          const double v = static_cast<double>(Load(image[k * spatial_ + i]));
-          squares += v * v;
-        }
-        y[p * spatial_ + i] =
-            Store<T>(static_cast<double>(Load(image[c * spatial_ + i])) / std::pow(bias_ + alpha_ * squares, beta_));
+        for (int64_t k = first; k <= last; ++k) squares += Square(image, k, i);
+        y[p * spatial_ + i] = Normalized(image, c, i, squares);
       }
     }
   }
 
- private:
+  void SlideWindows(const T* x, T* y) const {
+    const int64_t columns = batch_ * spatial_;
+#pragma omp parallel for if (columns * channels_ > kParallelGrain)
+    for (int64_t column = 0; column < columns; ++column) {
+      const int64_t n = column / spatial_, i = column % spatial_;
+      const T* image = x + n * channels_ * spatial_;
+      T* out = y + n * channels_ * spatial_;
+      double squares = 0;  // the window of channel 0: [0, radius]
+      for (int64_t k = 0; k <= radius_; ++k) squares += Square(image, k, i);
+      for (int64_t c = 0; c < channels_; ++c) {
+        out[c * spatial_ + i] = Normalized(image, c, i, squares);
+        if (c + radius_ + 1 < channels_) squares += Square(image, c + radius_ + 1, i);
+        if (c - radius_ >= 0) squares -= Square(image, c - radius_, i);
+      }
+    }
+  }
+
   int64_t batch_, channels_, spatial_, radius_;
   double bias_, alpha_, beta_;
 };

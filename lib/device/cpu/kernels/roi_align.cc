@@ -45,6 +45,11 @@ Sample BilinearSample(double y, double x, int64_t height, int64_t width) {
   return s;
 }
 
+// Bilinear samples one roi may take (64 bytes each): far above any real
+// detector (7x7 bins of 2x2 samples, or adaptive grids over a large image),
+// low enough that a hostile roi or sample_num fails instead of exhausting memory.
+constexpr int64_t kMaxSamplesPerRoi = int64_t{1} << 26;
+
 template <typename T>
 class RoiAlignKernel final : public Kernel {
  public:
@@ -62,6 +67,12 @@ class RoiAlignKernel final : public Kernel {
       Fail(node, ErrorCode::kInvalidArgument,
            fmt::format("pooled_height {} and pooled_width {} must be positive and sample_num {} not negative",
                        pooled_h_, pooled_w_, sample_num_));
+    }
+    int64_t bins = 0;
+    if (__builtin_mul_overflow(pooled_h_, pooled_w_, &bins) || bins > kMaxSamplesPerRoi) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("pooled_height {} x pooled_width {} bins exceed the {} samples an roi may take", pooled_h_,
+                       pooled_w_, kMaxSamplesPerRoi));
     }
   }
 
@@ -87,12 +98,12 @@ class RoiAlignKernel final : public Kernel {
         roi_h = std::max(roi_h, 1.0);
       }
       const double bin_h = roi_h / static_cast<double>(pooled_h_), bin_w = roi_w / static_cast<double>(pooled_w_);
-      const int64_t grid_h = sample_num_ > 0 ? sample_num_ : static_cast<int64_t>(std::ceil(bin_h));
-      const int64_t grid_w = sample_num_ > 0 ? sample_num_ : static_cast<int64_t>(std::ceil(bin_w));
+      const int64_t grid_h = GridSize(bin_h, r), grid_w = GridSize(bin_w, r);
+      const int64_t per_roi = SamplesPerRoi(grid_h, grid_w, r);
       const double count = static_cast<double>(std::max<int64_t>(grid_h * grid_w, 1));
       // The samples of every bin, bin by bin; they are the same for all channels.
       std::vector<Sample> samples;
-      samples.reserve(static_cast<size_t>(pooled_h_ * pooled_w_ * std::max<int64_t>(grid_h * grid_w, 0)));
+      samples.reserve(static_cast<size_t>(per_roi));
       for (int64_t ph = 0; ph < pooled_h_; ++ph) {
         for (int64_t pw = 0; pw < pooled_w_; ++pw) {
           for (int64_t iy = 0; iy < grid_h; ++iy) {
@@ -127,6 +138,29 @@ class RoiAlignKernel final : public Kernel {
   }
 
  private:
+  // Samples along one axis of a bin: sample_num, or ONNX's adaptive ceil(bin
+  // size); a non-finite or huge roi fails rather than converting out of range.
+  int64_t GridSize(double bin, int64_t roi) const {
+    if (sample_num_ > 0) return sample_num_;
+    if (!(std::abs(bin) <= static_cast<double>(kMaxSamplesPerRoi))) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: roi {} has bins of {} pixels; its samples exceed the {} an roi may take", label_,
+                              roi, bin, kMaxSamplesPerRoi));
+    }
+    return static_cast<int64_t>(std::ceil(bin));
+  }
+
+  int64_t SamplesPerRoi(int64_t grid_h, int64_t grid_w, int64_t roi) const {
+    int64_t per_bin = 0, per_roi = 0;
+    if (__builtin_mul_overflow(std::max<int64_t>(grid_h, 0), std::max<int64_t>(grid_w, 0), &per_bin) ||
+        __builtin_mul_overflow(pooled_h_ * pooled_w_, per_bin, &per_roi) || per_roi > kMaxSamplesPerRoi) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: roi {} takes {}x{} samples in each of {}x{} bins, more than the {} an roi may take",
+                              label_, roi, grid_h, grid_w, pooled_h_, pooled_w_, kMaxSamplesPerRoi));
+    }
+    return per_roi;
+  }
+
   std::string label_;
   std::vector<int64_t> x_dims_;
   int64_t num_rois_, pooled_h_, pooled_w_, sample_num_;
