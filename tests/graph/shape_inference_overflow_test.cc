@@ -178,4 +178,15 @@ TEST_CASE("Window arithmetic near int64's limit: the ceil-mode window and the di
   CHECK_THROWS_WITH(ConvOutputDim(0, 3, 1, kInt64Min, 0, 1), Contains("overflows int64"));
 }
 
+TEST_CASE("Ranks read from a shape input's length: up to 1024 dims, beyond that the node fails") {
+  OpTester t;
+  const DataType i64 = DataType::kInt64;
+  CHECK(t.Infer("Reshape", {t.Input({2, 3}), t.Input({3}, i64)}, {{"allowzero", int64_t{0}}}) == Shape{kU, kU, kU});
+  CHECK_THAT(t.Error("Reshape", {t.Input({2, 3}), t.Input({k2Pow62}, i64)}, {{"allowzero", int64_t{0}}}),
+             Contains("the length of shape [4611686018427387904] gives a rank of 4611686018427387904; at most 1024"));
+  CHECK_THAT(t.Error("Expand", {t.Input({2}), t.Input({1025}, i64)}), Contains("gives a rank of 1025"));
+  CHECK_THAT(t.Error("Tile", {t.Input(Shape::UnknownRank()), t.Input({k2Pow62}, i64)}),
+             Contains("the length of multiples gives a rank of"));
+}
+
 }  // namespace ge::test

@@ -60,7 +60,7 @@ void InferFill(InferContext& ctx) {
     out = Shape(std::move(*dims));
   } else if (const Shape& dims_shape = ctx.input_shape(0); !dims_shape.unknown_rank() && dims_shape.rank() == 1 &&
                                                             dims_shape.dim(0) != kUnknown) {
-    out = Shape(std::vector<int64_t>(dims_shape.dim(0), kUnknown));
+    out = infer::UnknownDims(ctx, dims_shape.dim(0), fmt::format("the length of dims {}", dims_shape.ToString()));
   }
   ctx.set_output(0, ctx.input_dtype(1), std::move(out));
 }

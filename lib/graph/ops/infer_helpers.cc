@@ -43,6 +43,13 @@ Shape WithRank(const Shape& shape, size_t rank) {
   return Shape(std::vector<int64_t>(rank, Shape::kUnknownDim));
 }
 
+Shape UnknownDims(InferContext& ctx, int64_t rank, const std::string& what) {
+  if (rank < 0 || rank > kMaxRank) {
+    ctx.Fail(fmt::format("{} gives a rank of {}; at most {} dims are supported", what, rank, kMaxRank));
+  }
+  return Shape(std::vector<int64_t>(static_cast<size_t>(rank), Shape::kUnknownDim));
+}
+
 std::optional<std::vector<int64_t>> ConstantInts(InferContext& ctx, size_t input) {
   const Tensor* tensor = ctx.input_constant(input);
   if (tensor == nullptr) return std::nullopt;

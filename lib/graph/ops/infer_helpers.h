@@ -52,6 +52,13 @@ int64_t MergeDim(InferContext& ctx, int64_t a, int64_t b, const std::string& wha
 void RequireRank(InferContext& ctx, const Shape& shape, size_t rank, const std::string& what);
 // The shape when its rank is known, else `rank` unknown dims.
 Shape WithRank(const Shape& shape, size_t rank);
+// More dims than any real tensor has (the ONNX import's guards assume the
+// same): a rank read from a dim, such as the length of a shape input, can be
+// anything up to 2^63 - 1.
+inline constexpr int64_t kMaxRank = 1024;
+// `rank` unknown dims, the rank being read from a dim (a shape input's
+// length); fails naming `what` beyond kMaxRank.
+Shape UnknownDims(InferContext& ctx, int64_t rank, const std::string& what);
 // Contents of a constant integer input; nullopt when the input is absent or not constant.
 std::optional<std::vector<int64_t>> ConstantInts(InferContext& ctx, size_t input);
 // Product of dims [begin, end); kUnknownDim when any of them is unknown.

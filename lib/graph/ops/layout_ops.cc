@@ -39,7 +39,7 @@ void InferTile(InferContext& ctx) {
   if (length && *length != *rank) {
     ctx.Fail(fmt::format("multiples has {} entries but x {} has rank {}", *length, x.ToString(), *rank));
   }
-  std::vector<int64_t> dims(*rank, kUnknown);
+  std::vector<int64_t> dims = infer::UnknownDims(ctx, static_cast<int64_t>(*rank), "the length of multiples").dims();
   for (size_t d = 0; multiples && d < *rank; ++d) {
     const int64_t m = (*multiples)[d];
     if (m < 0) ctx.Fail(fmt::format("multiples [{}] has a negative entry", fmt::join(*multiples, ", ")));
@@ -58,7 +58,7 @@ void InferExpand(InferContext& ctx) {
     }
     target = Shape(std::move(*dims));
   } else if (auto length = VectorLength(ctx, 1, "shape")) {
-    target = Shape(std::vector<int64_t>(*length, kUnknown));
+    target = infer::UnknownDims(ctx, static_cast<int64_t>(*length), "the length of shape");
   }
   ctx.set_output(0, ctx.input_dtype(0), infer::Broadcast(ctx, x, target));
 }
@@ -76,7 +76,8 @@ void InferPad(InferContext& ctx) {
   const std::optional<size_t> length = VectorLength(ctx, 1, "paddings");
   if (x.unknown_rank()) {
     ctx.set_output(0, ctx.input_dtype(0),
-                   length ? Shape(std::vector<int64_t>(*length / 2, kUnknown)) : Shape::UnknownRank());
+                   length ? infer::UnknownDims(ctx, static_cast<int64_t>(*length / 2), "half the length of paddings")
+                          : Shape::UnknownRank());
     return;
   }
   const size_t rank = x.rank();

@@ -107,7 +107,8 @@ void InferMaxUnpool(InferContext& ctx) {
     if (auto dims = infer::ConstantInts(ctx, 2)) {
       ctx.set_output(0, ctx.input_dtype(0), Shape(*dims));
     } else if (!shape.unknown_rank() && shape.rank() == 1 && shape.dim(0) >= 0) {
-      ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<int64_t>(shape.dim(0), Shape::kUnknownDim)));
+      ctx.set_output(0, ctx.input_dtype(0),
+                     infer::UnknownDims(ctx, shape.dim(0), fmt::format("the length of output_shape {}", shape.ToString())));
     } else {
       ctx.set_output(0, ctx.input_dtype(0), Shape::UnknownRank());
     }

@@ -77,7 +77,7 @@ void InferReshape(InferContext& ctx) {
   if (auto target = infer::ConstantInts(ctx, 1)) {
     out = ReshapeTarget(ctx, x, *target, infer::Attr<int64_t>(ctx, "allowzero") != 0);
   } else if (!shape_shape.unknown_rank() && shape_shape.dim(0) != kUnknown) {
-    out = Shape(std::vector<int64_t>(shape_shape.dim(0), kUnknown));
+    out = infer::UnknownDims(ctx, shape_shape.dim(0), fmt::format("the length of shape {}", shape_shape.ToString()));
   }
   ctx.set_output(0, ctx.input_dtype(0), std::move(out));
 }
@@ -172,7 +172,8 @@ void InferUnsqueeze(InferContext& ctx) {
   }
   const size_t out_rank = x.rank() + *count;
   if (!axes) {
-    ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<int64_t>(out_rank, kUnknown)));
+    ctx.set_output(0, ctx.input_dtype(0),
+                   infer::UnknownDims(ctx, static_cast<int64_t>(out_rank), "the rank of x plus the length of axes"));
     return;
   }
   const std::set<int64_t> inserted = AxisSet(ctx, *axes, out_rank, "axes");
