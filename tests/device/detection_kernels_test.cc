@@ -6,6 +6,7 @@
 // inputs, and bad attributes that name the node and the valid values.
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <numbers>
 
 #include <catch2/catch.hpp>
@@ -181,6 +182,39 @@ TEST_CASE("ROIAlign max takes the largest weighted corner of any sample", "[devi
   const Tensor y = RunCpuKernel(*node, {LinearImages(), Floats(Shape{1, 4}, {-0.5f, -0.5f, 1.5f, 1.5f}),
                                         Tensor::FromVector(DataType::kInt64, Shape{1}, std::vector<int64_t>{0})})[0];
   CHECK(ToDoubles(y)[0] == Approx(1.0));
+}
+
+TEST_CASE("ROIAlign: NaN rois give NaN bins; rois and sample counts too large to sample fail naming the roi",
+          "[device][roi_align]") {
+  const Tensor batch = Tensor::FromVector(DataType::kInt64, Shape{1}, std::vector<int64_t>{0});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Graph g;
+  Node* fixed = AddRoiAlign(g, 1, "avg", "output_half_pixel");
+  fixed->attrs().Set("sample_num", int64_t{2});
+  for (double v : ToDoubles(RunCpuKernel(*fixed, {LinearImages(), Floats(Shape{1, 4}, {nan, 0, 2, 2}), batch})[0])) {
+    CHECK(std::isnan(v));
+  }
+  Graph g2;
+  Node* adaptive = AddRoiAlign(g2, 1, "avg", "half_pixel");  // sample_num 0: ceil(bin size) samples
+  CHECK_THROWS_WITH(RunCpuKernel(*adaptive, {LinearImages(), Floats(Shape{1, 4}, {0, 0, 1e30f, 1e30f}), batch}),
+                    Catch::Contains("'roi'") && Catch::Contains("roi 0 has bins of"));
+  CHECK_THROWS_WITH(RunCpuKernel(*adaptive, {LinearImages(), Floats(Shape{1, 4}, {0, 0, nan, 2}), batch}),
+                    Catch::Contains("roi 0 has bins of nan pixels"));
+  Graph g3;  // an empty image: every sample falls outside it
+  Node* empty = g3.AddNode("ROIAlign", "roi",
+                           {g3.AddInput("x", DataType::kFloat, Shape{1, 1, 0, 4}),
+                            g3.AddInput("rois", DataType::kFloat, Shape{1, 4}),
+                            g3.AddInput("batch", DataType::kInt64, Shape{1})});
+  empty->attrs().Set("pooled_height", int64_t{2});
+  empty->attrs().Set("pooled_width", int64_t{2});
+  empty->attrs().Set("mode", std::string("avg"));
+  empty->attrs().Set("coordinate_transformation_mode", std::string("half_pixel"));
+  Infer(empty);
+  CheckClose(RunCpuKernel(*empty, {Floats(Shape{1, 1, 0, 4}, {}), Floats(Shape{1, 4}, {0, 0, 2, 2}), batch})[0],
+             {0, 0, 0, 0});
+  fixed->attrs().Set("sample_num", int64_t{1} << 31);
+  CHECK_THROWS_WITH(RunCpuKernel(*fixed, {LinearImages(), Floats(Shape{1, 4}, {0, 0, 2, 2}), batch}),
+                    Catch::Contains("roi 0 takes 2147483648x2147483648 samples"));
 }
 
 TEST_CASE("ROIAlign rejects unknown modes and batch indices outside x", "[device][roi_align]") {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include <fmt/core.h>
 
@@ -23,8 +24,13 @@ struct Sample {
   std::array<double, 4> w{};
 };
 
+// The image is not empty (Run handles that).
 Sample BilinearSample(double y, double x, int64_t height, int64_t width) {
   Sample s;
+  if (std::isnan(y) || std::isnan(x)) {  // a NaN roi or scale: the bin becomes NaN, as in the reference
+    s.w.fill(std::numeric_limits<double>::quiet_NaN());
+    return s;
+  }
   if (y < -1.0 || y > static_cast<double>(height) || x < -1.0 || x > static_cast<double>(width)) return s;
   y = std::max(y, 0.0);
   x = std::max(x, 0.0);
@@ -87,6 +93,11 @@ class RoiAlignKernel final : public Kernel {
       if (batch[r] < 0 || batch[r] >= x_dims_[0]) {
         throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: batch_indices[{}] = {} is outside [0, {})", label_,
                                                              r, batch[r], x_dims_[0]));
+      }
+      if (height == 0 || width == 0) {  // every sample falls outside an empty image
+        T* out = y + r * channels * pooled_h_ * pooled_w_;
+        std::fill(out, out + channels * pooled_h_ * pooled_w_, T(0));
+        continue;
       }
       const T* roi = rois + r * 4;
       const double start_w = static_cast<double>(roi[0]) * scale_ - offset;
