@@ -276,6 +276,19 @@ TEST_CASE("GridSampler2D pads with zeros, the border or reflections", "[device][
   CHECK(SampleGrid("nearest", "border", true, {5, 5})[0] == 15);
 }
 
+TEST_CASE("GridSampler2D: huge and infinite grid points pad, NaN ones sample NaN", "[device][grid_sample]") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const char* mode : {"bilinear", "nearest", "bicubic"}) {
+    INFO(mode);
+    CHECK_THAT(SampleGrid(mode, "zeros", true, {1e30f, 0, -inf, 0, 0, inf}),
+               Catch::Matchers::Approx(std::vector<double>{0, 0, 0}));
+    CHECK_THAT(SampleGrid(mode, "border", false, {1e30f, -1e30f, inf, inf}),
+               Catch::Matchers::Approx(std::vector<double>{3, 15}));
+    for (double v : SampleGrid(mode, "zeros", true, {nan, 0, 0, nan})) CHECK(std::isnan(v));
+    for (double v : SampleGrid(mode, "reflection", true, {inf, 0})) CHECK(std::isnan(v));
+  }
+}
+
 TEST_CASE("GridSampler2D names the node and the valid modes", "[device][grid_sample]") {
   Graph g;
   Node* node = g.AddNode("GridSampler2D", "gs",

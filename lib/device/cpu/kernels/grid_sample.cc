@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include <fmt/core.h>
 
@@ -87,6 +88,10 @@ class GridSampleKernel final : public Kernel {
     T* y = ctx.outputs[0].as<T>();
     const int64_t batch = x_dims_[0], channels = x_dims_[1], height = x_dims_[2], width = x_dims_[3];
     const int64_t out_h = y_dims_[2], out_w = y_dims_[3];
+    if (height == 0 || width == 0) {  // no pixel to sample or pad from
+      std::fill(y, y + batch * channels * out_h * out_w, static_cast<T>(0.0));
+      return;
+    }
     // align_corners: -1 and 1 are the centres of the corner pixels, else their outer edges.
     const double lo = align_corners_ ? 0.0 : -0.5;
     const Plane<T> image{nullptr, height, width, padding_, lo, static_cast<double>(width - 1) - lo, lo,
@@ -116,6 +121,16 @@ class GridSampleKernel final : public Kernel {
               gy = Reflect(gy, plane.y_min, plane.y_max);
             }
           }
+          if (std::isnan(gx) || std::isnan(gy)) {  // a NaN (or, reflected, infinite) grid point samples NaN
+            for (int64_t c = 0; c < channels; ++c) {
+              y[((n * channels + c) * out_h + i) * out_w + j] = static_cast<T>(std::numeric_limits<double>::quiet_NaN());
+            }
+            continue;
+          }
+          // Far outside (zeros padding), every tap is outside: clamping keeps
+          // that and keeps the coordinates within int64.
+          gx = std::clamp(gx, -8.0, static_cast<double>(width) + 8);
+          gy = std::clamp(gy, -8.0, static_cast<double>(height) + 8);
           for (int64_t c = 0; c < channels; ++c) {
             plane.data = x + (n * channels + c) * height * width;
             y[((n * channels + c) * out_h + i) * out_w + j] = static_cast<T>(Sample(plane, gx, gy));
