@@ -232,21 +232,23 @@ class NhwcLayoutRewrite {
   void ConvertBinary(Node& node) {
     if (node.num_inputs() != 2 || node.num_outputs() != 1 || !IsRank4(node.output(0))) return;
     std::vector<Value*> inputs;
-    bool any_nhwc = false;
+    std::vector<bool> in_nhwc;  // by operand: already has an NHWC version
     for (Value* input : node.inputs()) {
       if (input == nullptr) return;
       auto found = nhwc_.find(input);
-      any_nhwc = any_nhwc || found != nhwc_.end();
+      in_nhwc.push_back(found != nhwc_.end());
       if (found == nhwc_.end() && !IsLayoutFreeScalar(input) &&
           (input->constant() == nullptr || input->constant()->shape().rank() > 4)) {
         return;
       }
       inputs.push_back(found != nhwc_.end() ? found->second : input);
     }
-    if (!any_nhwc) return;
-    for (Value*& input : inputs) {
-      if (nhwc_.count(input) == 0 && !IsLayoutFreeScalar(input)) {
-        input = graph_.AddConstant(graph_.UniqueName(input->name() + kNhwcSuffix), ToNhwcConstant(*input->constant()));
+    if (std::none_of(in_nhwc.begin(), in_nhwc.end(), [](bool b) { return b; })) return;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      // The others are constants (checked above): permuted copies of them.
+      if (!in_nhwc[i] && !IsLayoutFreeScalar(inputs[i])) {
+        inputs[i] = graph_.AddConstant(graph_.UniqueName(inputs[i]->name() + kNhwcSuffix),
+                                       ToNhwcConstant(*inputs[i]->constant()));
       }
     }
     Convert(node, inputs, /*nhwc_output=*/true);

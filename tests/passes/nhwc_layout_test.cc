@@ -208,6 +208,23 @@ TEST_CASE("nhwc_layout: constants of broadcasting ops and concat axes follow the
         std::vector<float>{1, 2, 3, 4, 5, 6});
 }
 
+TEST_CASE("nhwc_layout: a binary op over a convolution and the convolution's own input reads its transpose",
+          "[nhwc_layout]") {
+  // x reaches NHWC through a transpose (for the convolution); the residual Add
+  // reuses that transpose rather than mistaking it for a constant to permute.
+  Graph g;
+  Value* x = g.AddInput("x", DataType::kFloat, Shape{1, 2, 4, 4});
+  Node* conv = Conv(g, x, Filter(g, 2, 2, 3));
+  Node* add = g.AddNode("Add", "residual", {conv->output(0), x});
+  g.SetOutputs({add->output(0)});
+
+  REQUIRE(Compile(g));
+  REQUIRE(add->input(0) == conv->output(0));
+  CHECK(IsTranspose(add->input(1)->producer(), kToNhwc));
+  CHECK(add->input(1) == conv->input(0));
+  CHECK(add->output(0)->shape() == Shape{1, 4, 4, 2});
+}
+
 TEST_CASE("nhwc_layout: nodes without an NHWC kernel and other devices are left alone", "[nhwc_layout]") {
   SECTION("float16 convolution") {
     Graph g;
