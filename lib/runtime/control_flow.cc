@@ -7,6 +7,7 @@
 
 #include "ge/error.h"
 #include "graph/shape_inference_utils.h"
+#include "runtime/options.h"
 
 namespace ge::runtime {
 namespace {
@@ -76,6 +77,29 @@ Tensor SliceAt(const Tensor& tensor, size_t axis, int64_t index) {
   return slice;
 }
 
+// The slices of one scan output, gathered over the iterations. Together
+// they are the stacked output's bytes, which must stay within
+// ge.maxTensorBytes: checked as each comes, so a loop of many iterations
+// over a large slice fails at the iteration that passes the cap instead of
+// gathering gigabytes first.
+class ScanSlices {
+ public:
+  void Add(Tensor slice, uint64_t max_bytes, const std::string& what) {
+    bytes_ += slice.nbytes();
+    if (bytes_ > max_bytes) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: {} slices take {} bytes, above the cap (ge.maxTensorBytes) of {} bytes", what,
+                              slices_.size() + 1, bytes_, max_bytes));
+    }
+    slices_.push_back(std::move(slice));
+  }
+  const std::vector<Tensor>& slices() const { return slices_; }
+
+ private:
+  std::vector<Tensor> slices_;
+  uint64_t bytes_ = 0;
+};
+
 // The slices of one scan output stacked along a new `axis`, the last slice
 // first when `reverse`. With no slices the result is empty along `axis`
 // and shaped as the subgraph declares its output elsewhere (when it can).
@@ -139,7 +163,9 @@ class IfOp : public ControlFlowOp {
 class LoopOp : public ControlFlowOp {
  public:
   LoopOp(const Node& node, const Options& options)
-      : name_(node.Describe()), body_(CompileSubgraph(node, "body", options)) {
+      : name_(node.Describe()),
+        body_(CompileSubgraph(node, "body", options)),
+        max_tensor_bytes_(ParseOptions(options).max_tensor_bytes) {
     const size_t implicit = static_cast<size_t>(node.attrs().GetInt("num_implicit_inputs"));
     carried_ = std::max<size_t>(node.num_inputs(), 2) - 2 - implicit;
     scanned_ = body_->outputs().size() - 1 - carried_;
@@ -162,7 +188,7 @@ class LoopOp : public ControlFlowOp {
     // ones are replaced after each iteration.
     std::vector<Tensor> body_inputs(2);
     for (size_t i = 2; i < inputs.size(); ++i) body_inputs.push_back(inputs[i]);
-    std::vector<std::vector<Tensor>> scans(scanned_);
+    std::vector<ScanSlices> scans(scanned_);
     const std::vector<TensorInfo>& declared = body_->inputs();
     int64_t iteration = 0;
     for (; (!trip_count || iteration < *trip_count) && cond; ++iteration) {
@@ -172,7 +198,9 @@ class LoopOp : public ControlFlowOp {
       std::vector<Tensor> outputs = WithContext(context, [&] { return body_->Run(body_inputs); });
       cond = WithContext(context, [&] { return Condition(outputs[0], "the body's cond output"); });
       for (size_t i = 0; i < carried_; ++i) body_inputs[2 + i] = std::move(outputs[1 + i]);
-      for (size_t j = 0; j < scanned_; ++j) scans[j].push_back(std::move(outputs[1 + carried_ + j]));
+      for (size_t j = 0; j < scanned_; ++j) {
+        scans[j].Add(std::move(outputs[1 + carried_ + j]), max_tensor_bytes_, fmt::format("{}: scan output {}", name_, j));
+      }
     }
 
     std::vector<Tensor> results;
@@ -181,7 +209,7 @@ class LoopOp : public ControlFlowOp {
       results.push_back(iteration == 0 ? body_inputs[2 + i].Clone() : std::move(body_inputs[2 + i]));
     }
     for (size_t j = 0; j < scanned_; ++j) {
-      results.push_back(Stack(scans[j], 0, false, body_->outputs()[1 + carried_ + j],
+      results.push_back(Stack(scans[j].slices(), 0, false, body_->outputs()[1 + carried_ + j],
                               fmt::format("{}: scan output {}", name_, j)));
     }
     return results;
@@ -190,6 +218,7 @@ class LoopOp : public ControlFlowOp {
  private:
   std::string name_;
   ModelPtr body_;
+  uint64_t max_tensor_bytes_;
   size_t carried_ = 0;
   size_t scanned_ = 0;
 };
@@ -200,6 +229,7 @@ class ScanOp : public ControlFlowOp {
   ScanOp(const Node& node, const Options& options)
       : name_(node.Describe()),
         body_(CompileSubgraph(node, "body", options)),
+        max_tensor_bytes_(ParseOptions(options).max_tensor_bytes),
         input_axes_(node.attrs().GetInts("scan_input_axes")),
         input_reversed_(node.attrs().GetInts("scan_input_directions")),
         output_axes_(node.attrs().GetInts("scan_output_axes")),
@@ -225,7 +255,7 @@ class ScanOp : public ControlFlowOp {
     }
 
     std::vector<Tensor> body_inputs(inputs.begin(), inputs.end());  // states and implicit stay, slices change
-    std::vector<std::vector<Tensor>> scans(scanned_);
+    std::vector<ScanSlices> scans(scanned_);
     for (int64_t t = 0; t < length; ++t) {
       for (size_t k = 0; k < sequences_; ++k) {
         const int64_t index = Entry(input_reversed_, k) != 0 ? length - 1 - t : t;
@@ -234,16 +264,19 @@ class ScanOp : public ControlFlowOp {
       std::vector<Tensor> outputs =
           WithContext(fmt::format("{}: body, iteration {}", name_, t), [&] { return body_->Run(body_inputs); });
       for (size_t i = 0; i < states_; ++i) body_inputs[i] = std::move(outputs[i]);
-      for (size_t j = 0; j < scanned_; ++j) scans[j].push_back(std::move(outputs[states_ + j]));
+      for (size_t j = 0; j < scanned_; ++j) {
+        scans[j].Add(std::move(outputs[states_ + j]), max_tensor_bytes_, fmt::format("{}: scan output {}", name_, j));
+      }
     }
 
     std::vector<Tensor> results;
     for (size_t i = 0; i < states_; ++i) results.push_back(length == 0 ? inputs[i].Clone() : body_inputs[i]);
     for (size_t j = 0; j < scanned_; ++j) {
       const TensorInfo& declared = body_->outputs()[states_ + j];
-      const size_t slice_rank = scans[j].empty() ? declared.shape.rank() : scans[j][0].shape().rank();
+      const std::vector<Tensor>& slices = scans[j].slices();
+      const size_t slice_rank = slices.empty() ? declared.shape.rank() : slices[0].shape().rank();
       const int64_t axis = Normalized(Entry(output_axes_, j), slice_rank + 1, "scan_output_axes");
-      results.push_back(Stack(scans[j], static_cast<size_t>(axis), Entry(output_reversed_, j) != 0, declared,
+      results.push_back(Stack(slices, static_cast<size_t>(axis), Entry(output_reversed_, j) != 0, declared,
                               fmt::format("{}: scan output {}", name_, j)));
     }
     return results;
@@ -259,6 +292,7 @@ class ScanOp : public ControlFlowOp {
 
   std::string name_;
   ModelPtr body_;
+  uint64_t max_tensor_bytes_;
   std::vector<int64_t> input_axes_;
   std::vector<int64_t> input_reversed_;
   std::vector<int64_t> output_axes_;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
 
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
@@ -64,7 +65,8 @@ GraphPtr AccumulateBody(int64_t limit) {
 }
 
 // Loop(M, cond) over AccumulateBody; outputs: final s, stacked scan output.
-std::shared_ptr<const ge::CompiledModel> LoopModel(bool with_trip_count, int64_t limit) {
+std::shared_ptr<const ge::CompiledModel> LoopModel(bool with_trip_count, int64_t limit,
+                                                   const std::map<std::string, std::string>& options = {}) {
   ge::GraphBuilder b("loop_model");
   ge::Value* m = with_trip_count ? b.Input("m", DataType::kInt64, {}) : nullptr;
   ge::Value* s0 = b.Input("s0", DataType::kFloat, {2});
@@ -72,7 +74,7 @@ std::shared_ptr<const ge::CompiledModel> LoopModel(bool with_trip_count, int64_t
   std::vector<ge::Value*> outputs =
       b.Op("Loop", {m, nullptr, s0, x}, {{"body", AccumulateBody(limit)}, {"num_implicit_inputs", int64_t{1}}}, 2);
   b.Outputs(outputs);
-  return ge::CompiledModel::Compile(b.Build());
+  return ge::CompiledModel::Compile(b.Build(), options);
 }
 
 // Scan of the rows of X [3, 2]: state acc [2] += row; scan output acc.
@@ -153,6 +155,17 @@ TEST_CASE("Loop without M stops when the body's cond turns false", "[runtime][co
   CHECK(out[1].shape() == Shape{5, 2});
   auto loaded = RoundTrip(*model, "loop_model.gem");
   CHECK(Values(loaded->Run({Floats({2}, {0, 0}), Floats({2}, {1, 2})})[0]) == std::vector<float>{5, 10});
+}
+
+TEST_CASE("Loop stops gathering a scan output once it passes ge.maxTensorBytes", "[runtime][control_flow]") {
+  // Five iterations of 8-byte slices: the fifth passes a cap of 32 bytes (the
+  // stacked output's shape [?, 2] is known only at run time).
+  auto model = LoopModel(/*with_trip_count=*/false, /*limit=*/4, {{"ge.maxTensorBytes", "32"}});
+  auto [code, message] = ge::test::ErrorOf([&] { model->Run({Floats({2}, {0, 0}), Floats({2}, {1, 2})}); });
+  CHECK(code == ge::ErrorCode::kInvalidArgument);
+  CHECK_THAT(message, Catch::Contains("scan output 0: 5 slices take 40 bytes, above the cap (ge.maxTensorBytes) of 32"));
+  CHECK(Values(LoopModel(false, 3, {{"ge.maxTensorBytes", "32"}})->Run({Floats({2}, {0, 0}), Floats({2}, {1, 2})})[0]) ==
+        std::vector<float>{4, 8});
 }
 
 TEST_CASE("Scan slices its inputs, carries states and stacks outputs on the given axis", "[runtime][control_flow]") {

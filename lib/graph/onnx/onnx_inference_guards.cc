@@ -28,21 +28,29 @@ std::optional<int64_t> InputRank(const onnx::InferenceContext& ctx, size_t index
   return type->tensor_type().shape().dim_size();
 }
 
-// axis / axes attributes: within the input's rank, widened by the dims an op
-// may insert (Unsqueeze's axes count against the output's rank).
-void CheckAxes(const onnx::InferenceContext& ctx) {
+// axis / axes attributes: within the input's rank, [-rank, rank - 1], or
+// the rank of the output where an op adds dims: Flatten's axis may be the
+// rank, OneHot's counts against its one wider output, Unsqueeze's axes
+// against the rank plus their count. libonnx indexes dims with them
+// unchecked (LayerNormalization's axis -2 on a 1-D input crashed it).
+void CheckAxes(const std::string& op_type, const onnx::InferenceContext& ctx) {
   const std::optional<int64_t> rank = InputRank(ctx, 0);
-  auto check = [&](const char* name, int64_t value, int64_t added) {
-    const int64_t bound = rank ? *rank + added : kMaxAxis;
-    if (value < -bound || value > bound) {
+  auto check = [&](const char* name, int64_t value, int64_t lowest, int64_t highest) {
+    if (rank ? (value < lowest || value > highest) : (value < -kMaxAxis || value > kMaxAxis)) {
       fail_shape_inference("attribute '", name, "' has value ", value, ", outside the input's rank");
     }
   };
   if (const onnx::AttributeProto* axis = ctx.getAttribute("axis"); axis != nullptr && axis->has_i()) {
-    check("axis", axis->i(), 1);
+    const int64_t r = rank.value_or(0);
+    if (op_type == "OneHot") {
+      check("axis", axis->i(), -(r + 1), r);
+    } else {
+      check("axis", axis->i(), -r, op_type == "Flatten" ? r : r - 1);
+    }
   }
   if (const onnx::AttributeProto* axes = ctx.getAttribute("axes"); axes != nullptr) {
-    for (int64_t value : axes->ints()) check("axes", value, axes->ints_size());
+    const int64_t out_rank = rank.value_or(0) + (op_type == "Unsqueeze" ? axes->ints_size() : 0);
+    for (int64_t value : axes->ints()) check("axes", value, -out_rank, out_rank - 1);
   }
 }
 
@@ -149,7 +157,7 @@ void CheckScanInputs(const onnx::InferenceContext& ctx) {
 }
 
 void CheckInferenceInputs(const std::string& op_type, const onnx::InferenceContext& ctx) {
-  CheckAxes(ctx);
+  CheckAxes(op_type, ctx);
   if (op_type == "Scan") CheckScanInputs(ctx);
   const auto fixed = FixedRankInputs().find(op_type);
   if (fixed != FixedRankInputs().end()) CheckFixedRanks(ctx, fixed->second);
