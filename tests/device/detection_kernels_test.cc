@@ -4,10 +4,13 @@
 // (images that are linear in y and x make bilinear and bicubic samples exact),
 // plus the schemas' inference: NonMaxSuppression's row count from constant
 // inputs, and bad attributes that name the node and the valid values.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <limits>
 #include <numbers>
+#include <random>
 
 #include <catch2/catch.hpp>
 
@@ -215,6 +218,104 @@ TEST_CASE("ROIAlign: NaN rois give NaN bins; rois and sample counts too large to
   fixed->attrs().Set("sample_num", int64_t{1} << 31);
   CHECK_THROWS_WITH(RunCpuKernel(*fixed, {LinearImages(), Floats(Shape{1, 4}, {0, 0, 2, 2}), batch}),
                     Catch::Contains("roi 0 takes 2147483648x2147483648 samples"));
+}
+
+namespace {
+
+// The ONNX reference of one ROIAlign bin, sample by sample: four corner reads
+// per bilinear sample, zero outside, clamped at the edges.
+double ReferenceBin(const std::vector<float>& image, int64_t height, int64_t width, double y0, double x0,
+                    double bin_h, double bin_w, int64_t grid_h, int64_t grid_w, bool max_mode) {
+  double acc = max_mode ? -std::numeric_limits<double>::infinity() : 0.0;
+  for (int64_t iy = 0; iy < grid_h; ++iy) {
+    for (int64_t ix = 0; ix < grid_w; ++ix) {
+      double y = y0 + (static_cast<double>(iy) + 0.5) * bin_h / static_cast<double>(grid_h);
+      double x = x0 + (static_cast<double>(ix) + 0.5) * bin_w / static_cast<double>(grid_w);
+      std::array<double, 4> terms{};
+      if (y >= -1.0 && y <= static_cast<double>(height) && x >= -1.0 && x <= static_cast<double>(width)) {
+        y = std::min(std::max(y, 0.0), static_cast<double>(height - 1));
+        x = std::min(std::max(x, 0.0), static_cast<double>(width - 1));
+        const auto yl = static_cast<int64_t>(y), xl = static_cast<int64_t>(x);
+        const int64_t yh = std::min(yl + 1, height - 1), xh = std::min(xl + 1, width - 1);
+        const double ly = y - static_cast<double>(yl), lx = x - static_cast<double>(xl);
+        auto at = [&](int64_t r, int64_t c) { return static_cast<double>(image[static_cast<size_t>(r * width + c)]); };
+        terms = {(1 - ly) * (1 - lx) * at(yl, xl), (1 - ly) * lx * at(yl, xh), ly * (1 - lx) * at(yh, xl),
+                 ly * lx * at(yh, xh)};
+      }
+      if (max_mode) {
+        acc = std::max(acc, *std::max_element(terms.begin(), terms.end()));
+      } else {
+        acc += terms[0] + terms[1] + terms[2] + terms[3];
+      }
+    }
+  }
+  return max_mode ? acc : acc / static_cast<double>(grid_h * grid_w);
+}
+
+}  // namespace
+
+TEST_CASE("ROIAlign's grouped samples match the sample-by-sample ONNX reference", "[device][roi_align]") {
+  // Random rois partly outside a signed image and an all-negative one (where "max" takes the least weights),
+  // fixed grids from 1 to 64 samples (many samples between the same pixels, where the kernel groups them) and
+  // adaptive ones, both modes and both coordinate rules.
+  constexpr int64_t kHeight = 7, kWidth = 5, kRois = 6, kPooled = 3;
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> pixel(-4.0f, 4.0f), corner(-3.0f, 9.0f), extent(0.2f, 8.0f);
+  std::vector<float> images(2 * kHeight * kWidth);
+  for (size_t i = 0; i < images.size(); ++i) images[i] = i < images.size() / 2 ? pixel(rng) : -4.5f - pixel(rng);
+  std::vector<float> rois;
+  for (int64_t r = 0; r < kRois; ++r) {
+    const float x1 = corner(rng), y1 = corner(rng);
+    rois.insert(rois.end(), {x1, y1, x1 + extent(rng), y1 + extent(rng)});
+  }
+  std::vector<int64_t> image_of_roi;
+  for (int64_t r = 0; r < kRois; ++r) image_of_roi.push_back(r % 2);
+  const Tensor batch = Tensor::FromVector(DataType::kInt64, Shape{kRois}, image_of_roi);
+  for (const char* mode : {"avg", "max"}) {
+    for (const char* transform : {"half_pixel", "output_half_pixel"}) {
+      for (int64_t sample_num : {0, 1, 2, 5, 64}) {
+        Graph g;
+        Node* node = g.AddNode("ROIAlign", "roi",
+                               {g.AddInput("x", DataType::kFloat, Shape{2, 1, kHeight, kWidth}),
+                                g.AddInput("rois", DataType::kFloat, Shape{kRois, 4}),
+                                g.AddInput("batch", DataType::kInt64, Shape{kRois})});
+        node->attrs().Set("pooled_height", kPooled);
+        node->attrs().Set("pooled_width", kPooled);
+        node->attrs().Set("sample_num", sample_num);
+        node->attrs().Set("spatial_scale", 0.75f);
+        node->attrs().Set("mode", std::string(mode));
+        node->attrs().Set("coordinate_transformation_mode", std::string(transform));
+        Infer(node);
+        const std::vector<double> got = ToDoubles(RunCpuKernel(
+            *node, {Floats(Shape{2, 1, kHeight, kWidth}, images), Floats(Shape{kRois, 4}, rois), batch})[0]);
+        const bool half_pixel = std::string(transform) == "half_pixel";
+        const double offset = half_pixel ? 0.5 : 0.0;
+        for (int64_t r = 0; r < kRois; ++r) {
+          const double x0 = rois[r * 4] * 0.75 - offset, y0 = rois[r * 4 + 1] * 0.75 - offset;
+          double roi_w = rois[r * 4 + 2] * 0.75 - offset - x0, roi_h = rois[r * 4 + 3] * 0.75 - offset - y0;
+          if (!half_pixel) {
+            roi_w = std::max(roi_w, 1.0);
+            roi_h = std::max(roi_h, 1.0);
+          }
+          const double bin_h = roi_h / kPooled, bin_w = roi_w / kPooled;
+          const int64_t grid_h = sample_num > 0 ? sample_num : static_cast<int64_t>(std::ceil(bin_h));
+          const int64_t grid_w = sample_num > 0 ? sample_num : static_cast<int64_t>(std::ceil(bin_w));
+          for (int64_t ph = 0; ph < kPooled; ++ph) {
+            for (int64_t pw = 0; pw < kPooled; ++pw) {
+              INFO(mode << " " << transform << " sample_num " << sample_num << " roi " << r << " bin " << ph << ","
+                        << pw);
+              const std::vector<float> image(images.begin() + image_of_roi[r] * kHeight * kWidth,
+                                             images.begin() + (image_of_roi[r] + 1) * kHeight * kWidth);
+              const double want = ReferenceBin(image, kHeight, kWidth, y0 + ph * bin_h, x0 + pw * bin_w, bin_h,
+                                               bin_w, grid_h, grid_w, std::string(mode) == "max");
+              CHECK(got[static_cast<size_t>((r * kPooled + ph) * kPooled + pw)] ==
+                    Approx(want).margin(1e-5).epsilon(1e-5));
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("ROIAlign rejects unknown modes and batch indices outside x", "[device][roi_align]") {
