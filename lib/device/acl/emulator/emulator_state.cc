@@ -80,9 +80,38 @@ void Emulator::EndSession() {
   released_host_memory.swap(host_memory);
 }
 
-aclError RequireInitialized(const Emulator& emulator, const char* call) {
-  if (emulator.initialized) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_UNINITIALIZE, fmt::format("{}: ACL is not initialised; call aclInit first", call));
+LockedCall::LockedCall(const char* call)
+    : emulator_(Emulator::Get()), lock_(emulator_.mutex), call_(call), status_(ACL_SUCCESS) {
+  if (!emulator_.initialized) {
+    status_ = Fail(ACL_ERROR_UNINITIALIZE, fmt::format("{}: ACL is not initialised; call aclInit first", call));
+  }
+}
+
+aclError LockedCall::UnknownHandle(const char* what, const void* handle) const {
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              fmt::format("{}: {} {} is not a live {} (never created, or destroyed)", call_, what, handle, what));
+}
+
+aclError LockedCall::FindStream(aclrtStream handle, EmulatedStream*& stream) const {
+  if (status_ != ACL_SUCCESS) return status_;
+  stream = emulator_.FindStream(handle);
+  return stream != nullptr ? ACL_SUCCESS : UnknownHandle("stream", handle);
+}
+
+aclError LockedCall::FindEvent(aclrtEvent handle, std::shared_ptr<EventState>& event) const {
+  if (status_ != ACL_SUCCESS) return status_;
+  auto found = emulator_.events.find(handle);
+  if (found == emulator_.events.end()) return UnknownHandle("event", handle);
+  event = found->second;
+  return ACL_SUCCESS;
+}
+
+aclError LockedCall::FindContext(aclrtContext handle, const Context*& context) const {
+  if (status_ != ACL_SUCCESS) return status_;
+  auto found = emulator_.contexts.find(handle);
+  if (found == emulator_.contexts.end()) return UnknownHandle("context", handle);
+  context = found->second.get();
+  return ACL_SUCCESS;
 }
 
 int32_t& CurrentDevice() {

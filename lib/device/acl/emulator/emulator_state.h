@@ -88,9 +88,34 @@ class Emulator {
   void EndSession();
 };
 
-// Fails with ACL_ERROR_UNINITIALIZE naming `call` unless aclInit succeeded;
-// returns ACL_SUCCESS otherwise. The caller holds the emulator's mutex.
-aclError RequireInitialized(const Emulator& emulator, const char* call);
+// One ACL entry point's hold on the emulator: takes its mutex and checks that
+// aclInit succeeded (status(): ACL_ERROR_UNINITIALIZE naming the call, or
+// ACL_SUCCESS). The Find functions look up the handles the call was given and
+// fail, naming the call, on one never created or already destroyed; after a
+// failed status() they return it unchanged. Calls that wait for queued work
+// Unlock() first, since that work takes the mutex itself.
+class LockedCall {
+ public:
+  explicit LockedCall(const char* call);
+
+  aclError status() const { return status_; }
+  Emulator& emulator() { return emulator_; }
+  const char* name() const { return call_; }
+
+  aclError FindStream(aclrtStream handle, EmulatedStream*& stream) const;
+  aclError FindEvent(aclrtEvent handle, std::shared_ptr<EventState>& event) const;
+  aclError FindContext(aclrtContext handle, const Context*& context) const;
+  // The failure for `handle`, which is not a live `what` (stream, event, context).
+  aclError UnknownHandle(const char* what, const void* handle) const;
+
+  void Unlock() { lock_.unlock(); }
+
+ private:
+  Emulator& emulator_;
+  std::unique_lock<std::mutex> lock_;
+  const char* call_;
+  aclError status_;
+};
 // The device this thread set with aclrtSetDevice / aclrtSetCurrentContext, or -1.
 int32_t& CurrentDevice();
 

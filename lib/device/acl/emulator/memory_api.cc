@@ -11,7 +11,7 @@
 using ge::acl_emulator::Emulator;
 using ge::acl_emulator::Fail;
 using ge::acl_emulator::RangePlace;
-using ge::acl_emulator::RequireInitialized;
+using ge::acl_emulator::LockedCall;
 
 namespace {
 
@@ -94,9 +94,9 @@ aclError CheckCopy(const Emulator& emulator, const char* call, void* dst, size_t
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtMalloc")) return status;
+  LockedCall call("aclrtMalloc");
+  if (aclError status = call.status()) return status;
+  Emulator& emulator = call.emulator();
   if (devPtr == nullptr || size == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 fmt::format("aclrtMalloc: {}", devPtr == nullptr ? "devPtr is null" : "size must be > 0"));
@@ -124,10 +124,10 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 }
 
 aclError aclrtFree(void* devPtr) {
-  Emulator& emulator = Emulator::Get();
   ge::acl_emulator::Allocation released;  // freed after the lock is dropped
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtFree")) return status;
+  LockedCall call("aclrtFree");
+  if (aclError status = call.status()) return status;
+  Emulator& emulator = call.emulator();
   auto found = emulator.device_memory.find(reinterpret_cast<uintptr_t>(devPtr));
   if (found == emulator.device_memory.end()) {
     return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclrtFree: {} is not the start of a live device allocation "
@@ -140,9 +140,9 @@ aclError aclrtFree(void* devPtr) {
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtMallocHost")) return status;
+  LockedCall call("aclrtMallocHost");
+  if (aclError status = call.status()) return status;
+  Emulator& emulator = call.emulator();
   if (hostPtr == nullptr || size == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 fmt::format("aclrtMallocHost: {}", hostPtr == nullptr ? "hostPtr is null" : "size must be > 0"));
@@ -157,9 +157,9 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtFreeHost")) return status;
+  LockedCall call("aclrtFreeHost");
+  if (aclError status = call.status()) return status;
+  Emulator& emulator = call.emulator();
   if (emulator.host_memory.erase(reinterpret_cast<uintptr_t>(hostPtr)) == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclrtFreeHost: {} is not the start of a live host allocation "
                                                      "(never allocated by aclrtMallocHost, or already freed)",
@@ -169,10 +169,10 @@ aclError aclrtFreeHost(void* hostPtr) {
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
-  Emulator& emulator = Emulator::Get();
   {
-    std::lock_guard<std::mutex> lock(emulator.mutex);
-    if (aclError status = RequireInitialized(emulator, "aclrtMemcpy")) return status;
+    LockedCall call("aclrtMemcpy");
+    if (aclError status = call.status()) return status;
+    Emulator& emulator = call.emulator();
     if (aclError status = CheckCopy(emulator, "aclrtMemcpy", dst, destMax, src, count, kind)) return status;
   }
   std::memmove(dst, src, count);
@@ -181,18 +181,16 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtMemcpyAsync")) return status;
+  LockedCall call("aclrtMemcpyAsync");
+  if (aclError status = call.status()) return status;
+  Emulator& emulator = call.emulator();
   if (aclError status = CheckCopy(emulator, "aclrtMemcpyAsync", dst, destMax, src, count, kind)) return status;
   if (stream == nullptr) {  // the default stream runs its work at launch
     std::memmove(dst, src, count);
     return ACL_SUCCESS;
   }
-  ge::acl_emulator::EmulatedStream* target = emulator.FindStream(stream);
-  if (target == nullptr) {
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclrtMemcpyAsync: stream {} is not a live stream", stream));
-  }
+  ge::acl_emulator::EmulatedStream* target = nullptr;
+  if (aclError status = call.FindStream(stream, target)) return status;
   target->Launch([dst, src, count](std::string&) {
     std::memmove(dst, src, count);
     return ACL_SUCCESS;
@@ -201,10 +199,10 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-  Emulator& emulator = Emulator::Get();
   {
-    std::lock_guard<std::mutex> lock(emulator.mutex);
-    if (aclError status = RequireInitialized(emulator, "aclrtMemset")) return status;
+    LockedCall call("aclrtMemset");
+    if (aclError status = call.status()) return status;
+    Emulator& emulator = call.emulator();
     if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is null");
     if (count > maxCount) {
       return Fail(ACL_ERROR_INVALID_PARAM,

@@ -195,11 +195,7 @@ aclError RunOp(const std::shared_ptr<const CompiledOp>& op, const std::string& o
 aclError Execute(const char* call, const char* op_type_arg, int num_inputs, const aclTensorDesc* const input_desc[],
                  const aclDataBuffer* const input_buffers[], int num_outputs, const aclTensorDesc* const output_desc[],
                  const aclDataBuffer* const output_buffers[], const aclopAttr* attr, aclrtStream stream) {
-  Emulator& emulator = Emulator::Get();
-  {
-    std::lock_guard<std::mutex> lock(emulator.mutex);
-    if (aclError status = RequireInitialized(emulator, call)) return status;
-  }
+  if (aclError status = LockedCall(call).status()) return status;  // the lock is held again to launch
   if (op_type_arg == nullptr || op_type_arg[0] == '\0') {
     return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: opType is null or empty", call));
   }
@@ -232,6 +228,7 @@ aclError Execute(const char* call, const char* op_type_arg, int num_inputs, cons
 
   std::vector<void*> input_addresses;
   std::vector<void*> output_addresses;
+  Emulator& emulator = Emulator::Get();
   std::unique_lock<std::mutex> lock(emulator.mutex);
   for (int i = 0; i < num_inputs; ++i) {
     if (auto error = CheckBuffer(emulator, call, op_type, "input", i, input_buffers[i], inputs[i])) {

@@ -6,8 +6,10 @@
 
 using ge::acl_emulator::CurrentDevice;
 using ge::acl_emulator::Emulator;
+using ge::acl_emulator::EmulatedStream;
+using ge::acl_emulator::EventState;
 using ge::acl_emulator::Fail;
-using ge::acl_emulator::RequireInitialized;
+using ge::acl_emulator::LockedCall;
 
 namespace {
 
@@ -24,11 +26,6 @@ aclError RequireCurrentDevice(const char* call) {
   return Fail(ACL_ERROR_RT_CONTEXT_NULL, fmt::format("{}: this thread has no current device; call aclrtSetDevice "
                                                      "or aclrtSetCurrentContext first",
                                                      call));
-}
-
-aclError UnknownHandle(const char* call, const char* what, const void* handle) {
-  return Fail(ACL_ERROR_INVALID_PARAM,
-              fmt::format("{}: {} {} is not a live {} (never created, or destroyed)", call, what, handle, what));
 }
 
 }  // namespace
@@ -69,18 +66,16 @@ aclError aclFinalize() {
 const char* aclGetRecentErrMsg() { return ge::acl_emulator::TakeRecentErrorMessage(); }
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtSetDevice")) return status;
+  LockedCall call("aclrtSetDevice");
+  if (aclError status = call.status()) return status;
   if (aclError status = CheckDeviceId("aclrtSetDevice", deviceId)) return status;
   CurrentDevice() = deviceId;
   return ACL_SUCCESS;
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtResetDevice")) return status;
+  LockedCall call("aclrtResetDevice");
+  if (aclError status = call.status()) return status;
   if (aclError status = CheckDeviceId("aclrtResetDevice", deviceId)) return status;
   if (CurrentDevice() == deviceId) CurrentDevice() = -1;
   return ACL_SUCCESS;
@@ -93,73 +88,62 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtCreateContext")) return status;
+  LockedCall call("aclrtCreateContext");
+  if (aclError status = call.status()) return status;
   if (context == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is null");
   if (aclError status = CheckDeviceId("aclrtCreateContext", deviceId)) return status;
   auto created = std::make_unique<ge::acl_emulator::Context>(ge::acl_emulator::Context{deviceId});
   *context = created.get();
-  emulator.contexts.emplace(created.get(), std::move(created));
+  call.emulator().contexts.emplace(created.get(), std::move(created));
   CurrentDevice() = deviceId;  // a new context becomes the thread's current one
   return ACL_SUCCESS;
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtDestroyContext")) return status;
-  if (emulator.contexts.erase(context) == 0) return UnknownHandle("aclrtDestroyContext", "context", context);
+  LockedCall call("aclrtDestroyContext");
+  if (aclError status = call.status()) return status;
+  if (call.emulator().contexts.erase(context) == 0) return call.UnknownHandle("context", context);
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtSetCurrentContext")) return status;
-  auto found = emulator.contexts.find(context);
-  if (found == emulator.contexts.end()) return UnknownHandle("aclrtSetCurrentContext", "context", context);
-  CurrentDevice() = found->second->device;
+  LockedCall call("aclrtSetCurrentContext");
+  const ge::acl_emulator::Context* found = nullptr;
+  if (aclError status = call.FindContext(context, found)) return status;
+  CurrentDevice() = found->device;
   return ACL_SUCCESS;
 }
 
 aclError aclrtCreateStream(aclrtStream* stream) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtCreateStream")) return status;
+  LockedCall call("aclrtCreateStream");
+  if (aclError status = call.status()) return status;
   if (stream == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
   if (aclError status = RequireCurrentDevice("aclrtCreateStream")) return status;
-  auto created = std::make_unique<ge::acl_emulator::EmulatedStream>(CurrentDevice());
+  auto created = std::make_unique<EmulatedStream>(CurrentDevice());
   *stream = created.get();
-  emulator.streams.emplace(created.get(), std::move(created));
+  call.emulator().streams.emplace(created.get(), std::move(created));
   return ACL_SUCCESS;
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
-  Emulator& emulator = Emulator::Get();
-  std::unique_ptr<ge::acl_emulator::EmulatedStream> destroyed;
+  std::unique_ptr<EmulatedStream> destroyed;
   {
-    std::lock_guard<std::mutex> lock(emulator.mutex);
-    if (aclError status = RequireInitialized(emulator, "aclrtDestroyStream")) return status;
-    auto found = emulator.streams.find(stream);
-    if (found == emulator.streams.end()) return UnknownHandle("aclrtDestroyStream", "stream", stream);
-    destroyed = std::move(found->second);
-    emulator.streams.erase(found);
+    LockedCall call("aclrtDestroyStream");
+    EmulatedStream* found = nullptr;
+    if (aclError status = call.FindStream(stream, found)) return status;
+    destroyed = std::move(call.emulator().streams.extract(stream).mapped());
   }
   destroyed.reset();  // runs the queued work outside the lock
   return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-  Emulator& emulator = Emulator::Get();
-  ge::acl_emulator::EmulatedStream* target = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(emulator.mutex);
-    if (aclError status = RequireInitialized(emulator, "aclrtSynchronizeStream")) return status;
-    if (stream == nullptr) return ACL_SUCCESS;  // the default stream runs its work at launch
-    target = emulator.FindStream(stream);
-    if (target == nullptr) return UnknownHandle("aclrtSynchronizeStream", "stream", stream);
-  }
+  LockedCall call("aclrtSynchronizeStream");
+  if (aclError status = call.status()) return status;
+  if (stream == nullptr) return ACL_SUCCESS;  // the default stream runs its work at launch
+  EmulatedStream* target = nullptr;
+  if (aclError status = call.FindStream(stream, target)) return status;
+  call.Unlock();
   std::string message;
   if (aclError status = target->Synchronize(message)) {
     return Fail(status, fmt::format("aclrtSynchronizeStream: work queued on stream {} failed: {}", stream, message));
@@ -168,39 +152,34 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 aclError aclrtCreateEvent(aclrtEvent* event) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtCreateEvent")) return status;
+  LockedCall call("aclrtCreateEvent");
+  if (aclError status = call.status()) return status;
   if (event == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEvent: event is null");
-  auto created = std::make_shared<ge::acl_emulator::EventState>();
+  auto created = std::make_shared<EventState>();
   *event = created.get();
-  emulator.events.emplace(created.get(), std::move(created));
+  call.emulator().events.emplace(created.get(), std::move(created));
   return ACL_SUCCESS;
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtDestroyEvent")) return status;
+  LockedCall call("aclrtDestroyEvent");
+  if (aclError status = call.status()) return status;
   // Queued records and waits hold the event's state, so destroying it early is safe.
-  if (emulator.events.erase(event) == 0) return UnknownHandle("aclrtDestroyEvent", "event", event);
+  if (call.emulator().events.erase(event) == 0) return call.UnknownHandle("event", event);
   return ACL_SUCCESS;
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-  Emulator& emulator = Emulator::Get();
-  std::lock_guard<std::mutex> lock(emulator.mutex);
-  if (aclError status = RequireInitialized(emulator, "aclrtRecordEvent")) return status;
-  auto found = emulator.events.find(event);
-  if (found == emulator.events.end()) return UnknownHandle("aclrtRecordEvent", "event", event);
-  std::shared_ptr<ge::acl_emulator::EventState> state = found->second;
+  LockedCall call("aclrtRecordEvent");
+  std::shared_ptr<EventState> state;
+  if (aclError status = call.FindEvent(event, state)) return status;
   const uint64_t record = state->NewRecord();
   if (stream == nullptr) {
     state->Complete(record);  // the default stream has run everything launched on it
     return ACL_SUCCESS;
   }
-  ge::acl_emulator::EmulatedStream* target = emulator.FindStream(stream);
-  if (target == nullptr) return UnknownHandle("aclrtRecordEvent", "stream", stream);
+  EmulatedStream* target = nullptr;
+  if (aclError status = call.FindStream(stream, target)) return status;
   target->Launch(
       [state, record](std::string&) {
         state->Complete(record);
@@ -211,20 +190,14 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-  Emulator& emulator = Emulator::Get();
-  std::shared_ptr<ge::acl_emulator::EventState> state;
-  ge::acl_emulator::EmulatedStream* target = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(emulator.mutex);
-    if (aclError status = RequireInitialized(emulator, "aclrtStreamWaitEvent")) return status;
-    auto found = emulator.events.find(event);
-    if (found == emulator.events.end()) return UnknownHandle("aclrtStreamWaitEvent", "event", event);
-    state = found->second;
-    if (stream != nullptr) {
-      target = emulator.FindStream(stream);
-      if (target == nullptr) return UnknownHandle("aclrtStreamWaitEvent", "stream", stream);
-    }
+  LockedCall call("aclrtStreamWaitEvent");
+  std::shared_ptr<EventState> state;
+  if (aclError status = call.FindEvent(event, state)) return status;
+  EmulatedStream* target = nullptr;
+  if (stream != nullptr) {
+    if (aclError status = call.FindStream(stream, target)) return status;
   }
+  call.Unlock();
   const uint64_t record = state->last_record();  // the wait covers the records made so far
   if (target == nullptr) {
     state->WaitFor(record);  // the default stream's next work starts after the event
@@ -240,15 +213,10 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
-  Emulator& emulator = Emulator::Get();
-  std::shared_ptr<ge::acl_emulator::EventState> state;
-  {
-    std::lock_guard<std::mutex> lock(emulator.mutex);
-    if (aclError status = RequireInitialized(emulator, "aclrtSynchronizeEvent")) return status;
-    auto found = emulator.events.find(event);
-    if (found == emulator.events.end()) return UnknownHandle("aclrtSynchronizeEvent", "event", event);
-    state = found->second;
-  }
+  LockedCall call("aclrtSynchronizeEvent");
+  std::shared_ptr<EventState> state;
+  if (aclError status = call.FindEvent(event, state)) return status;
+  call.Unlock();
   state->WaitFor(state->last_record());
   return ACL_SUCCESS;
 }
