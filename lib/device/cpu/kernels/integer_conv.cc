@@ -137,10 +137,7 @@ std::unique_ptr<Kernel> MakeConvInteger(const Node& node) {
   const ConvPlan plan = PlanConv(node, 0, 1);
   CheckParamCount(node, 2, 1, "x_zero_point");
   CheckParamCount(node, 3, plan.out_channels, "w_zero_point");
-  return DispatchInt8Pair(node, 0, 1, [&](auto x_tag, auto w_tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<ConvIntegerKernel<typename decltype(x_tag)::type, typename decltype(w_tag)::type>>(
-        node, plan);
-  });
+  return MakeInt8PairKernel<ConvIntegerKernel>(node, 0, 1, plan);
 }
 
 std::unique_ptr<Kernel> MakeQLinearConv(const Node& node) {
@@ -154,15 +151,7 @@ std::unique_ptr<Kernel> MakeQLinearConv(const Node& node) {
   if (HasInput(node, 8) && InputShape(node, 8).NumElements() != plan.out_channels) {
     Fail(node, ErrorCode::kInvalidArgument, fmt::format("bias must have {} elements", plan.out_channels));
   }
-  return DispatchInt8Pair(node, 0, 3, [&](auto x_tag, auto w_tag) {
-    using X = typename decltype(x_tag)::type;
-    using W = typename decltype(w_tag)::type;
-    return DispatchDtype(node, node.output(0)->dtype(), TypeList<uint8_t, int8_t>{},
-                         [&](auto q_tag) -> std::unique_ptr<Kernel> {
-                           return std::make_unique<QLinearConvKernel<X, W, typename decltype(q_tag)::type>>(node,
-                                                                                                           plan);
-                         });
-  });
+  return MakeQLinearKernel<QLinearConvKernel>(node, 0, 3, plan);
 }
 
 }  // namespace

@@ -149,11 +149,7 @@ std::unique_ptr<Kernel> MakeMatMulInteger(const Node& node) {
   MatMulPlan plan = PlanMatMul(node, InputShape(node, 0), InputShape(node, 1));
   CheckParamCount(node, 2, plan.m, "a_zero_point");
   CheckParamCount(node, 3, plan.n, "b_zero_point");
-  return DispatchInt8Pair(node, 0, 1, [&](auto a_tag, auto b_tag) -> std::unique_ptr<Kernel> {
-    using A = typename decltype(a_tag)::type;
-    using B = typename decltype(b_tag)::type;
-    return std::make_unique<MatMulIntegerKernel<A, B>>(node, plan);
-  });
+  return MakeInt8PairKernel<MatMulIntegerKernel>(node, 0, 1, plan);
 }
 
 std::unique_ptr<Kernel> MakeQLinearMatMul(const Node& node) {
@@ -164,15 +160,7 @@ std::unique_ptr<Kernel> MakeQLinearMatMul(const Node& node) {
   CheckParamCount(node, 5, plan.n, "b_zero_point");
   CheckParamCount(node, 6, 1, "y_scale");
   CheckParamCount(node, 7, 1, "y_zero_point");
-  return DispatchInt8Pair(node, 0, 3, [&](auto a_tag, auto b_tag) {
-    using A = typename decltype(a_tag)::type;
-    using B = typename decltype(b_tag)::type;
-    return DispatchDtype(node, node.output(0)->dtype(), TypeList<uint8_t, int8_t>{},
-                         [&](auto q_tag) -> std::unique_ptr<Kernel> {
-                           return std::make_unique<QLinearMatMulKernel<A, B, typename decltype(q_tag)::type>>(node,
-                                                                                                             plan);
-                         });
-  });
+  return MakeQLinearKernel<QLinearMatMulKernel>(node, 0, 3, plan);
 }
 
 }  // namespace
