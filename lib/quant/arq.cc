@@ -7,40 +7,27 @@
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "graph/axis_view.h"
 #include "quant/minmax_scale.h"
 
 namespace ge::quant {
 namespace {
 
-// w viewed as [outer, channels, inner] around the channel axis (channels 1 per tensor).
-struct ChannelLayout {
-  int64_t outer = 1;
-  int64_t channels = 1;
-  int64_t inner = 1;
-
-  int64_t size() const { return outer * channels * inner; }
-  int64_t ChannelOf(int64_t index) const { return (index / inner) % channels; }
-};
-
-ChannelLayout LayoutOf(const std::vector<int64_t>& dims, int64_t channel_axis, bool channel_wise) {
-  ChannelLayout layout;
+// w viewed around the channel axis (one channel per tensor unless channel_wise).
+AxisView LayoutOf(const std::vector<int64_t>& dims, int64_t channel_axis, bool channel_wise) {
   const auto rank = static_cast<int64_t>(dims.size());
   if (channel_wise && (channel_axis < 0 || channel_axis >= rank)) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("ARQ: channel axis {} is out of range for a rank-{} weight", channel_axis, rank));
   }
+  int64_t elements = 1;
   for (int64_t d = 0; d < rank; ++d) {
     if (dims[d] < 0) throw Error(ErrorCode::kInvalidArgument, fmt::format("ARQ: weight dim {} is {}", d, dims[d]));
-    if (!channel_wise) {
-      layout.inner *= dims[d];
-    } else if (d < channel_axis) {
-      layout.outer *= dims[d];
-    } else if (d == channel_axis) {
-      layout.channels = dims[d];
-    } else {
-      layout.inner *= dims[d];
-    }
+    elements *= dims[d];
   }
+  // Per tensor: one channel of every element.
+  const AxisView layout =
+      channel_wise ? ViewAround(dims, static_cast<size_t>(channel_axis)) : AxisView{1, 1, elements};
   if (layout.size() == 0) throw Error(ErrorCode::kInvalidArgument, "ARQ: the weight tensor is empty");
   return layout;
 }
@@ -56,21 +43,21 @@ void CheckBits(int bits) {
 WeightQuantParams ArqCalibrate(const float* w, const std::vector<int64_t>& dims, int64_t channel_axis,
                                const ArqParams& params) {
   CheckBits(params.quant_bits);
-  const ChannelLayout layout = LayoutOf(dims, channel_axis, params.channel_wise);
-  std::vector<float> mins(layout.channels, std::numeric_limits<float>::infinity());
-  std::vector<float> maxs(layout.channels, -std::numeric_limits<float>::infinity());
+  const AxisView layout = LayoutOf(dims, channel_axis, params.channel_wise);
+  std::vector<float> mins(layout.length, std::numeric_limits<float>::infinity());
+  std::vector<float> maxs(layout.length, -std::numeric_limits<float>::infinity());
   for (int64_t i = 0; i < layout.size(); ++i) {
     if (!std::isfinite(w[i])) {
       throw Error(ErrorCode::kInvalidArgument, fmt::format("ARQ: weight element {} is {}", i, w[i]));
     }
-    const int64_t c = layout.ChannelOf(i);
+    const int64_t c = layout.AxisIndexOf(i);
     mins[c] = std::min(mins[c], w[i]);
     maxs[c] = std::max(maxs[c], w[i]);
   }
 
   WeightQuantParams result;
   result.quant_bits = params.quant_bits;
-  for (int64_t c = 0; c < layout.channels; ++c) {
+  for (int64_t c = 0; c < layout.length; ++c) {
     float scale = MinMaxScale(mins[c], maxs[c], params.quant_bits, params.asymmetric);
     // An all-zero channel: any scale quantizes it exactly; 1 keeps 1/scale finite.
     if (scale == 0.0f) scale = 1.0f;
@@ -94,17 +81,17 @@ std::vector<int8_t> ArqQuantize(const float* w, const std::vector<int64_t>& dims
                             params.offset.size()));
   }
   const bool channel_wise = params.scale.size() > 1;
-  const ChannelLayout layout = LayoutOf(dims, channel_axis, channel_wise);
-  if (static_cast<size_t>(layout.channels) != params.scale.size()) {
+  const AxisView layout = LayoutOf(dims, channel_axis, channel_wise);
+  if (static_cast<size_t>(layout.length) != params.scale.size()) {
     throw Error(ErrorCode::kInvalidArgument,
-                fmt::format("ARQ: {} scales for {} channels on axis {}", params.scale.size(), layout.channels,
+                fmt::format("ARQ: {} scales for {} channels on axis {}", params.scale.size(), layout.length,
                             channel_axis));
   }
   const float q_min = -std::ldexp(1.0f, params.quant_bits - 1);
   const float q_max = std::ldexp(1.0f, params.quant_bits - 1) - 1.0f;
   std::vector<int8_t> q(layout.size());
   for (int64_t i = 0; i < layout.size(); ++i) {
-    const int64_t c = layout.ChannelOf(i);
+    const int64_t c = layout.AxisIndexOf(i);
     const float value = std::nearbyint(w[i] / params.scale[c]) + static_cast<float>(params.offset[c]);
     // NaN weights were rejected by ArqCalibrate; a NaN here would be a caller bug, kept defined as q_min.
     q[i] = static_cast<int8_t>(std::isnan(value) ? q_min : std::clamp(value, q_min, q_max));

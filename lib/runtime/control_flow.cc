@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "graph/axis_view.h"
 #include "graph/shape_inference_utils.h"
 #include "runtime/options.h"
 
@@ -44,35 +45,20 @@ Tensor ScalarFor(const TensorInfo& input, DataType dtype, T value) {
   return Tensor::FromVector(dtype, std::move(shape), std::vector<T>{value});
 }
 
-// Bytes of the dims before `axis`, of `axis` itself, and after it.
-struct AxisSplit {
-  int64_t outer = 1;
-  int64_t length = 0;
-  size_t inner_bytes = 0;
-};
-
-AxisSplit SplitAt(const Shape& shape, size_t axis, DataType dtype) {
-  AxisSplit split;
-  split.inner_bytes = DataTypeSize(dtype);
-  for (size_t d = 0; d < shape.rank(); ++d) {
-    if (d < axis) split.outer *= shape.dim(d);
-    if (d > axis) split.inner_bytes *= static_cast<size_t>(shape.dim(d));
-  }
-  split.length = shape.dim(axis);
-  return split;
-}
+// The bytes of one step along `axis` of a tensor viewed around it.
+size_t StepBytes(const AxisView& view, DataType dtype) { return static_cast<size_t>(view.inner) * DataTypeSize(dtype); }
 
 // Element `index` of `tensor` along `axis`, the axis removed.
 Tensor SliceAt(const Tensor& tensor, size_t axis, int64_t index) {
   std::vector<int64_t> dims = tensor.shape().dims();
   dims.erase(dims.begin() + static_cast<ptrdiff_t>(axis));
   Tensor slice(tensor.dtype(), Shape(std::move(dims)));
-  const AxisSplit split = SplitAt(tensor.shape(), axis, tensor.dtype());
+  const AxisView view = ViewAround(tensor.shape().dims(), axis);
+  const size_t step = StepBytes(view, tensor.dtype());
   const auto* source = static_cast<const std::byte*>(tensor.data());
   auto* target = static_cast<std::byte*>(slice.data());
-  for (int64_t o = 0; o < split.outer; ++o) {
-    std::memcpy(target + o * split.inner_bytes, source + (o * split.length + index) * split.inner_bytes,
-                split.inner_bytes);
+  for (int64_t o = 0; o < view.outer; ++o) {
+    std::memcpy(target + o * step, source + (o * view.length + index) * step, step);
   }
   return slice;
 }
@@ -119,7 +105,8 @@ Tensor Stack(const std::vector<Tensor>& slices, size_t axis, bool reverse, const
   std::vector<int64_t> dims = slice_shape.dims();
   dims.insert(dims.begin() + static_cast<ptrdiff_t>(axis), static_cast<int64_t>(slices.size()));
   Tensor stacked(slices[0].dtype(), Shape(std::move(dims)));
-  const AxisSplit split = SplitAt(stacked.shape(), axis, stacked.dtype());
+  const AxisView view = ViewAround(stacked.shape().dims(), axis);
+  const size_t step = StepBytes(view, stacked.dtype());
   auto* target = static_cast<std::byte*>(stacked.data());
   for (size_t i = 0; i < slices.size(); ++i) {
     if (slices[i].shape() != slice_shape || slices[i].dtype() != slices[0].dtype()) {
@@ -131,9 +118,8 @@ Tensor Stack(const std::vector<Tensor>& slices, size_t axis, bool reverse, const
     }
     const int64_t position = reverse ? static_cast<int64_t>(slices.size() - 1 - i) : static_cast<int64_t>(i);
     const auto* source = static_cast<const std::byte*>(slices[i].data());
-    for (int64_t o = 0; o < split.outer; ++o) {
-      std::memcpy(target + (o * split.length + position) * split.inner_bytes, source + o * split.inner_bytes,
-                  split.inner_bytes);
+    for (int64_t o = 0; o < view.outer; ++o) {
+      std::memcpy(target + (o * view.length + position) * step, source + o * step, step);
     }
   }
   return stacked;

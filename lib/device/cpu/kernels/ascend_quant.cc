@@ -155,10 +155,8 @@ double ScaledValue(int32_t x, int shift, double multiplier) {
   return static_cast<double>(at_least_min < INT16_MAX ? at_least_min : INT16_MAX) * multiplier;
 }
 
-// x viewed as [outer, channels, inner] around channel_axis for a packed scale
-// of `count` words (1: per tensor).
-AxisLayout ChannelLayout(const Node& node, const char* scale_name) {
-  const auto& dims = InputShape(node, 0).dims();
+// x viewed around channel_axis for a packed scale of 1 or C words.
+AxisView PackedScaleView(const Node& node, const char* scale_name) {
   const Shape& scale = InputShape(node, 1);
   RequireInputDtype(node, 1, {DataType::kUInt64});
   const int64_t count = scale.NumElements();
@@ -166,15 +164,7 @@ AxisLayout ChannelLayout(const Node& node, const char* scale_name) {
     Fail(node, ErrorCode::kInvalidArgument,
          fmt::format("input '{}' {} must be 1-D with 1 or C elements", scale_name, scale.ToString()));
   }
-  if (count == 1) return AxisLayout{1, 1, Product(dims)};
-  const int64_t axis = NormalizeAxisOf(node, node.attrs().GetInt("channel_axis"), dims.size(), "channel_axis");
-  if (dims[axis] != count) {
-    Fail(node, ErrorCode::kInvalidArgument,
-         fmt::format("input '{}' has {} elements; it must have 1 or C = {} (dim {} of x, channel_axis)", scale_name,
-                     count, dims[axis], axis));
-  }
-  const std::span<const int64_t> all(dims);
-  return AxisLayout{Product(all.first(axis)), count, Product(all.subspan(axis + 1))};
+  return ChannelView(node, count, "channel_axis", fmt::format("input '{}'", scale_name));
 }
 
 // Bounds of dequant / requant, passed at run time (see QuantizeSpan):
@@ -224,7 +214,7 @@ void ScaleSpan(const int32_t* x, Y* y, int64_t begin, int64_t end, int64_t inner
 template <typename Y>
 class PackedScaleKernel final : public Kernel {
  public:
-  PackedScaleKernel(AxisLayout layout, bool sqrt_mode, bool relu)
+  PackedScaleKernel(AxisView layout, bool sqrt_mode, bool relu)
       : layout_(layout),
         sqrt_mode_(sqrt_mode),
         bounds_{relu ? 0.0 : -std::numeric_limits<double>::infinity(), kLowest<int8_t>, kHighest<int8_t>} {}
@@ -235,14 +225,14 @@ class PackedScaleKernel final : public Kernel {
     for (size_t c = 0; c < scales.size(); ++c) scales[c] = Unpack(words[c], sqrt_mode_);
     const int32_t* x = ctx.inputs[0].as<const int32_t>();
     Y* y = ctx.outputs[0].as<Y>();
-    const int64_t inner = layout_.inner, channels = scales.size() == 1 ? 1 : layout_.channels;
-    ForEachChunk(layout_.outer * layout_.channels * inner, [&](int64_t begin, int64_t end) {
+    const int64_t inner = layout_.inner, channels = scales.size() == 1 ? 1 : layout_.length;
+    ForEachChunk(layout_.outer * layout_.length * inner, [&](int64_t begin, int64_t end) {
       PerCpu([&] { ScaleSpan(x, y, begin, end, inner, scales.data(), channels, bounds_); });
     });
   }
 
  private:
-  AxisLayout layout_;
+  AxisView layout_;
   bool sqrt_mode_;
   ScaleBounds bounds_;  // a member, not constants in Run (see QuantizeSpan)
 };
@@ -250,7 +240,7 @@ class PackedScaleKernel final : public Kernel {
 std::unique_ptr<Kernel> MakeAscendDequant(const Node& node) {
   RequireInputDtype(node, 0, {DataType::kInt32});
   CheckDtypeAttr(node, "dtype", {DataType::kFloat, DataType::kFloat16});
-  const AxisLayout layout = ChannelLayout(node, "deq_scale");
+  const AxisView layout = PackedScaleView(node, "deq_scale");
   const bool sqrt_mode = node.attrs().GetBool("sqrt_mode"), relu = node.attrs().GetBool("relu_flag");
   return DispatchDtype(
       node, node.output(0)->dtype(), TypeList<float, _Float16>{}, [&](auto tag) -> std::unique_ptr<Kernel> {
@@ -264,7 +254,7 @@ std::unique_ptr<Kernel> MakeAscendRequant(const Node& node) {
     Fail(node, ErrorCode::kInvalidArgument,
          fmt::format("output y is {}; valid: int8", DataTypeName(node.output(0)->dtype())));
   }
-  return std::make_unique<PackedScaleKernel<int8_t>>(ChannelLayout(node, "req_scale"), /*sqrt_mode=*/false,
+  return std::make_unique<PackedScaleKernel<int8_t>>(PackedScaleView(node, "req_scale"), /*sqrt_mode=*/false,
                                                      node.attrs().GetBool("relu_flag"));
 }
 

@@ -6,6 +6,7 @@
 
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "graph/axis_view.h"
 
 namespace ge::device::cpu {
 
@@ -24,9 +25,9 @@ struct AxisPieces {
 AxisPieces PlanPieces(const Node& node, const Shape& whole, const std::vector<const Shape*>& pieces, int64_t axis,
                       DataType dtype) {
   AxisPieces plan;
-  const auto& dims = whole.dims();
-  plan.outer = Product(std::span(dims).first(axis));
-  const int64_t inner = Product(std::span(dims).subspan(axis + 1));
+  const AxisView view = ViewAround(whole.dims(), static_cast<size_t>(axis));
+  plan.outer = view.outer;
+  const int64_t inner = view.inner;
   const size_t element = DataTypeSize(dtype);
   int64_t axis_total = 0;
   for (const Shape* piece : pieces) {

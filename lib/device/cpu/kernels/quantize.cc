@@ -26,12 +26,23 @@ V At(const std::vector<V>& params, int64_t c) {
   return params[params.size() == 1 ? 0 : c];
 }
 
+// Calls row(c, begin, end) for each [outer, channel] row of `layout`: the
+// elements [begin, end) all belong to channel c. Rows run in parallel when
+// there is enough work.
+template <typename RowFn>
+void ForEachChannelRow(const AxisView& layout, const RowFn& row) {
+  const int64_t rows = layout.outer * layout.length;
+  const int64_t inner = layout.inner;
+#pragma omp parallel for if (rows * inner > kParallelGrain)
+  for (int64_t r = 0; r < rows; ++r) row(r % layout.length, r * inner, (r + 1) * inner);
+}
+
 // y = saturate(round_half_even(x / scale) + zero_point). Float32 x divides in
 // float32 and int32 x in float64, as the ONNX reference does.
 template <typename X, typename Q>
 class QuantizeLinearKernel final : public Kernel {
  public:
-  QuantizeLinearKernel(const Node& node, AxisLayout layout) : label_(node.Describe()), layout_(layout) {}
+  QuantizeLinearKernel(const Node& node, AxisView layout) : label_(node.Describe()), layout_(layout) {}
 
   void Run(const KernelContext& ctx) const override {
     using F = std::conditional_t<std::is_same_v<X, float>, float, double>;
@@ -39,51 +50,41 @@ class QuantizeLinearKernel final : public Kernel {
     const std::vector<int32_t> zero_points = ReadInt32s(label_, OptionalInput(ctx, 2), "the zero point");
     const X* x = ctx.inputs[0].as<const X>();
     Q* y = ctx.outputs[0].as<Q>();
-    const int64_t rows = layout_.outer * layout_.channels;
-    const int64_t inner = layout_.inner;
-#pragma omp parallel for if (rows * inner > kParallelGrain)
-    for (int64_t row = 0; row < rows; ++row) {
-      const int64_t c = row % layout_.channels;
+    ForEachChannelRow(layout_, [&](int64_t c, int64_t begin, int64_t end) {
       const F scale = static_cast<F>(At(scales, c));
       const F zero_point = static_cast<F>(At(zero_points, c));
-      for (int64_t i = row * inner; i < (row + 1) * inner; ++i) {
+      for (int64_t i = begin; i < end; ++i) {
         y[i] = SaturateRound<Q>(std::nearbyint(static_cast<F>(x[i]) / scale) + zero_point);
       }
-    }
+    });
   }
 
  private:
   std::string label_;
-  AxisLayout layout_;
+  AxisView layout_;
 };
 
 // y = (x - zero_point) * scale in float32.
 template <typename X>
 class DequantizeLinearKernel final : public Kernel {
  public:
-  DequantizeLinearKernel(const Node& node, AxisLayout layout) : label_(node.Describe()), layout_(layout) {}
+  DequantizeLinearKernel(const Node& node, AxisView layout) : label_(node.Describe()), layout_(layout) {}
 
   void Run(const KernelContext& ctx) const override {
     const std::vector<float> scales = ReadScales(label_, ctx.inputs[1], "x_scale", /*nonzero=*/false);
     const std::vector<int32_t> zero_points = ReadInt32s(label_, OptionalInput(ctx, 2), "the zero point");
     const X* x = ctx.inputs[0].as<const X>();
     float* y = ctx.outputs[0].as<float>();
-    const int64_t rows = layout_.outer * layout_.channels;
-    const int64_t inner = layout_.inner;
-#pragma omp parallel for if (rows * inner > kParallelGrain)
-    for (int64_t row = 0; row < rows; ++row) {
-      const int64_t c = row % layout_.channels;
+    ForEachChannelRow(layout_, [&](int64_t c, int64_t begin, int64_t end) {
       const float scale = At(scales, c);
       const int64_t zero_point = At(zero_points, c);
-      for (int64_t i = row * inner; i < (row + 1) * inner; ++i) {
-        y[i] = static_cast<float>(static_cast<int64_t>(x[i]) - zero_point) * scale;
-      }
-    }
+      for (int64_t i = begin; i < end; ++i) y[i] = static_cast<float>(static_cast<int64_t>(x[i]) - zero_point) * scale;
+    });
   }
 
  private:
   std::string label_;
-  AxisLayout layout_;
+  AxisView layout_;
 };
 
 // ONNX DynamicQuantizeLinear: the range [min(0, min x), max(0, max x)] maps
@@ -115,7 +116,7 @@ class DynamicQuantizeLinearKernel final : public Kernel {
 std::unique_ptr<Kernel> MakeQuantizeLinear(const Node& node) {
   const int64_t channels = ParamCount(node, 1);
   CheckZeroPointCount(node, channels);
-  const AxisLayout layout = QuantAxisLayout(node, channels);
+  const AxisView layout = ChannelView(node, channels, "axis", "the scale");
   const DataType out = node.output(0)->dtype();
   return DispatchDtype(node, InputDtype(node, 0), TypeList<float, int32_t>{}, [&](auto x_tag) {
     using X = typename decltype(x_tag)::type;
@@ -128,7 +129,7 @@ std::unique_ptr<Kernel> MakeQuantizeLinear(const Node& node) {
 std::unique_ptr<Kernel> MakeDequantizeLinear(const Node& node) {
   const int64_t channels = ParamCount(node, 1);
   CheckZeroPointCount(node, channels);
-  const AxisLayout layout = QuantAxisLayout(node, channels);
+  const AxisView layout = ChannelView(node, channels, "axis", "the scale");
   return DispatchDtype(node, InputDtype(node, 0), TypeList<uint8_t, int8_t, int32_t>{},
                        [&](auto tag) -> std::unique_ptr<Kernel> {
                          return std::make_unique<DequantizeLinearKernel<typename decltype(tag)::type>>(node, layout);

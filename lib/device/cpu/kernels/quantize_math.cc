@@ -57,16 +57,16 @@ void CheckParamCount(const Node& node, size_t input, int64_t length, std::string
   }
 }
 
-AxisLayout QuantAxisLayout(const Node& node, int64_t count) {
+AxisView ChannelView(const Node& node, int64_t count, std::string_view axis_attr, std::string_view what) {
   const auto& dims = InputShape(node, 0).dims();
-  if (count == 1) return AxisLayout{1, 1, Product(dims)};
-  const int64_t axis = NormalizeAxisOf(node, node.attrs().GetInt("axis"), dims.size(), "axis");
+  if (count == 1) return AxisView{1, 1, Product(dims)};
+  const int64_t axis = NormalizeAxisOf(node, node.attrs().GetInt(std::string(axis_attr)), dims.size(), axis_attr);
   if (dims[axis] != count) {
     Fail(node, ErrorCode::kInvalidArgument,
-         fmt::format("per-axis parameters have {} elements but dim {} of x is {}", count, axis, dims[axis]));
+         fmt::format("{} has {} elements; it must have 1 or C = {} (dim {} of x, {})", what, count, dims[axis], axis,
+                     axis_attr));
   }
-  const std::span<const int64_t> all(dims);
-  return AxisLayout{Product(all.first(axis)), count, Product(all.subspan(axis + 1))};
+  return ViewAround(dims, static_cast<size_t>(axis));
 }
 
 }  // namespace ge::device::cpu

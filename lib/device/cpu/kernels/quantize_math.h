@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "device/cpu/kernels/kernel_utils.h"
+#include "graph/axis_view.h"
 
 namespace ge::device::cpu {
 
@@ -42,16 +43,10 @@ std::vector<int32_t> ReadInt32s(const std::string& node_label, const TensorView&
 std::vector<float> ReadScales(const std::string& node_label, const TensorView& view, std::string_view what,
                               bool nonzero);
 
-// x viewed as [outer, channels, inner] around the quantization axis, for
-// parameters with one entry per channel; per-tensor parameters use channels 1.
-struct AxisLayout {
-  int64_t outer = 1;
-  int64_t channels = 1;
-  int64_t inner = 1;
-};
-// The layout of input 0 for parameters of `count` elements (1: per tensor;
-// otherwise the dim at attribute 'axis', which must equal count).
-AxisLayout QuantAxisLayout(const Node& node, int64_t count);
+// Input 0 viewed around its channel axis for parameters of `count` entries
+// (`what`): per tensor (count 1) a single channel of all elements; otherwise
+// the axis named by attribute `axis_attr`, whose dim must be count.
+AxisView ChannelView(const Node& node, int64_t count, std::string_view axis_attr, std::string_view what);
 
 // The per-entry parameter count of input i: 1 when it is absent or holds one
 // element, else its length.
@@ -67,6 +62,29 @@ std::unique_ptr<Kernel> DispatchInt8Pair(const Node& node, size_t a_input, size_
   return DispatchDtype(node, InputDtype(node, a_input), Bytes{}, [&](auto a_tag) {
     return DispatchDtype(node, InputDtype(node, b_input), Bytes{},
                          [&](auto b_tag) -> std::unique_ptr<Kernel> { return make(a_tag, b_tag); });
+  });
+}
+
+// KernelT<A, B>(node, plan) for the 8-bit dtypes A and B of inputs a_input
+// and b_input (ConvInteger, MatMulInteger).
+template <template <typename, typename> class KernelT, typename Plan>
+std::unique_ptr<Kernel> MakeInt8PairKernel(const Node& node, size_t a_input, size_t b_input, const Plan& plan) {
+  return DispatchInt8Pair(node, a_input, b_input, [&](auto a_tag, auto b_tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<KernelT<typename decltype(a_tag)::type, typename decltype(b_tag)::type>>(node, plan);
+  });
+}
+
+// KernelT<A, B, Q>(node, plan) for a QLinear op: A and B as above, Q the
+// 8-bit dtype of output 0 (QLinearConv, QLinearMatMul).
+template <template <typename, typename, typename> class KernelT, typename Plan>
+std::unique_ptr<Kernel> MakeQLinearKernel(const Node& node, size_t a_input, size_t b_input, const Plan& plan) {
+  return DispatchInt8Pair(node, a_input, b_input, [&](auto a_tag, auto b_tag) {
+    using A = typename decltype(a_tag)::type;
+    using B = typename decltype(b_tag)::type;
+    return DispatchDtype(node, node.output(0)->dtype(), TypeList<uint8_t, int8_t>{},
+                         [&](auto q_tag) -> std::unique_ptr<Kernel> {
+                           return std::make_unique<KernelT<A, B, typename decltype(q_tag)::type>>(node, plan);
+                         });
   });
 }
 

@@ -10,39 +10,29 @@
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/index_utils.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "graph/axis_view.h"
 
 namespace ge::device::cpu {
 
 namespace {
-
-struct AxisLayout {
-  int64_t outer = 1;
-  int64_t n = 1;
-  int64_t inner = 1;
-};
-
-AxisLayout LayoutAround(const Shape& shape, int64_t axis) {
-  return {Product(std::span(shape.dims()).first(axis)), shape.dim(axis),
-          Product(std::span(shape.dims()).subspan(axis + 1))};
-}
 
 // ONNX TopK: the k largest (smallest) elements, equal values ordered by
 // index (the lower first), with their int64 indices.
 template <typename T>
 class TopKKernel final : public Kernel {
  public:
-  TopKKernel(AxisLayout layout, int64_t k, bool largest) : layout_(layout), k_(k), largest_(largest) {}
+  TopKKernel(AxisView layout, int64_t k, bool largest) : layout_(layout), k_(k), largest_(largest) {}
 
   void Run(const KernelContext& ctx) const override {
     const T* x = ctx.inputs[0].as<const T>();
     T* values = ctx.outputs[0].as<T>();
     auto* indices = ctx.outputs[1].as<int64_t>();
     const int64_t lines = layout_.outer * layout_.inner;
-#pragma omp parallel for if (lines * layout_.n > kParallelGrain)
+#pragma omp parallel for if (lines * layout_.length > kParallelGrain)
     for (int64_t line = 0; line < lines; ++line) {
       const int64_t o = line / layout_.inner, i = line % layout_.inner;
-      const T* in = x + o * layout_.n * layout_.inner + i;
-      std::vector<int64_t> order(static_cast<size_t>(layout_.n));
+      const T* in = x + o * layout_.length * layout_.inner + i;
+      std::vector<int64_t> order(static_cast<size_t>(layout_.length));
       std::iota(order.begin(), order.end(), 0);
       auto before = [&](int64_t a, int64_t b) {
         const auto va = Load(in[a * layout_.inner]), vb = Load(in[b * layout_.inner]);
@@ -59,7 +49,7 @@ class TopKKernel final : public Kernel {
   }
 
  private:
-  AxisLayout layout_;
+  AxisView layout_;
   int64_t k_;
   bool largest_;
 };
@@ -72,7 +62,7 @@ std::unique_ptr<Kernel> MakeTopK(const Node& node) {
     Fail(node, ErrorCode::kInvalidArgument,
          fmt::format("k = {} exceeds dim {} of x {}, or indices are not int64", k, axis, x.ToString()));
   }
-  const AxisLayout layout = LayoutAround(x, axis);
+  const AxisView layout = ViewAround(x.dims(), static_cast<size_t>(axis));
   const bool largest = node.attrs().GetBool("largest");
   return DispatchDtype(node, InputDtype(node, 0), NumericTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     return std::make_unique<TopKKernel<typename decltype(tag)::type>>(layout, k, largest);
@@ -91,17 +81,18 @@ class ArgReduceKernel final : public Kernel {
         last_(node.attrs().GetBool("select_last_index")) {}
 
   void Run(const KernelContext& ctx) const override {
-    const AxisLayout layout = LayoutAround(x_, RuntimeAxis(label_, ctx.inputs[1], x_.rank(), "dimension"));
-    if (layout.n == 0) throw Error(ErrorCode::kInvalidArgument, label_ + ": cannot reduce an empty dim");
+    const int64_t axis = RuntimeAxis(label_, ctx.inputs[1], x_.rank(), "dimension");
+    const AxisView layout = ViewAround(x_.dims(), static_cast<size_t>(axis));
+    if (layout.length == 0) throw Error(ErrorCode::kInvalidArgument, label_ + ": cannot reduce an empty dim");
     const T* x = ctx.inputs[0].as<const T>();
     auto* y = ctx.outputs[0].as<Index>();
     const int64_t lines = layout.outer * layout.inner;
-#pragma omp parallel for if (lines * layout.n > kParallelGrain)
+#pragma omp parallel for if (lines * layout.length > kParallelGrain)
     for (int64_t line = 0; line < lines; ++line) {
       const int64_t o = line / layout.inner, i = line % layout.inner;
-      const T* in = x + o * layout.n * layout.inner + i;
+      const T* in = x + o * layout.length * layout.inner + i;
       int64_t best = 0;
-      for (int64_t j = 1; j < layout.n; ++j) {
+      for (int64_t j = 1; j < layout.length; ++j) {
         const auto v = Load(in[j * layout.inner]), b = Load(in[best * layout.inner]);
         const bool better = max_ ? v > b : v < b;
         if (better || (last_ && v == b)) best = j;
