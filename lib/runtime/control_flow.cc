@@ -185,7 +185,8 @@ class LoopOp : public ControlFlowOp {
       cond = WithContext(context, [&] { return Condition(outputs[0], "the body's cond output"); });
       for (size_t i = 0; i < carried_; ++i) body_inputs[2 + i] = std::move(outputs[1 + i]);
       for (size_t j = 0; j < scanned_; ++j) {
-        scans[j].Add(std::move(outputs[1 + carried_ + j]), max_tensor_bytes_, fmt::format("{}: scan output {}", name_, j));
+        scans[j].Add(std::move(outputs[1 + carried_ + j]), max_tensor_bytes_,
+                     fmt::format("{}: scan output {}", name_, j));
       }
     }
 

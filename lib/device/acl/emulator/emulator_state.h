@@ -100,7 +100,6 @@ class LockedCall {
 
   aclError status() const { return status_; }
   Emulator& emulator() { return emulator_; }
-  const char* name() const { return call_; }
 
   aclError FindStream(aclrtStream handle, EmulatedStream*& stream) const;
   aclError FindEvent(aclrtEvent handle, std::shared_ptr<EventState>& event) const;

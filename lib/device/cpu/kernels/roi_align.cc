@@ -144,9 +144,13 @@ class RoiAlignKernel final : public Kernel {
       const double count = static_cast<double>(std::max<int64_t>(grid_h * grid_w, 1));
       // The row and column samples of every bin; they are the same for all channels.
       std::vector<AxisBin> rows, cols;
-      for (int64_t ph = 0; ph < pooled_h_; ++ph) rows.push_back(SampleAxis(start_h + ph * bin_h, bin_h, grid_h, height));
-      for (int64_t pw = 0; pw < pooled_w_; ++pw) cols.push_back(SampleAxis(start_w + pw * bin_w, bin_w, grid_w, width));
-      const bool empty_grid = grid_h <= 0 || grid_w <= 0;  // an adaptive grid over an empty bin: 0
+      for (int64_t ph = 0; ph < pooled_h_; ++ph) {
+        rows.push_back(SampleAxis(start_h + ph * bin_h, bin_h, grid_h, height));
+      }
+      for (int64_t pw = 0; pw < pooled_w_; ++pw) {
+        cols.push_back(SampleAxis(start_w + pw * bin_w, bin_w, grid_w, width));
+      }
+      const bool empty_grid = grid_h <= 0 || grid_w <= 0;  // an adaptive grid over an empty bin
       int64_t reads = 0;
       for (const AxisBin& row : rows) {
         for (const AxisBin& col : cols) reads += static_cast<int64_t>(row.groups.size() * col.groups.size());
@@ -159,12 +163,10 @@ class RoiAlignKernel final : public Kernel {
           for (int64_t pw = 0; pw < pooled_w_; ++pw) {
             const AxisBin& row = rows[static_cast<size_t>(ph)];
             const AxisBin& col = cols[static_cast<size_t>(pw)];
-            double value = 0;
-            if (empty_grid) {
-              value = 0;
-            } else if (row.nan || col.nan) {
+            double value = 0;  // an empty grid samples nothing
+            if (!empty_grid && (row.nan || col.nan)) {
               value = std::numeric_limits<double>::quiet_NaN();
-            } else {
+            } else if (!empty_grid) {
               value = max_mode_ ? MaxOfBin(plane, width, row, col) : SumOfBin(plane, width, row, col) / count;
             }
             out[ph * pooled_w_ + pw] = static_cast<T>(value);
