@@ -270,22 +270,37 @@ class PluginPass final : public ge::Pass {
   void* user_data_;
 };
 
+// The ABI's stage numbers are fixed; ge's stages may gain members between them.
+ge::PassStage PassStageOf(const ge_plugin_pass_def& def) {
+  switch (def.stage) {
+    case GE_PLUGIN_PASS_BEFORE_INFER_SHAPE: return ge::PassStage::kBeforeInferShape;
+    case GE_PLUGIN_PASS_AFTER_INFER_SHAPE: return ge::PassStage::kAfterInferShape;
+    case GE_PLUGIN_PASS_FINAL: return ge::PassStage::kFinal;
+    default:
+      throw ge::Error(ge::ErrorCode::kInvalidArgument,
+                      fmt::format("register_pass '{}': stage {} is not a ge_plugin_pass_stage (valid: 1, 3, 6)",
+                                  def.name, static_cast<int>(def.stage)));
+  }
+}
+
 ge_status HostRegisterPass(const ge_plugin_pass_def* def) {
   return GuardPluginCall([&] {
     ge::capi::Require(def, "def");
     if (!GE_PLUGIN_HAS(*def, ge_plugin_pass_def, user_data) || def->name == nullptr || def->visit == nullptr) {
       throw ge::Error(ge::ErrorCode::kInvalidArgument, "register_pass: name, visit and struct_size are required");
     }
-    if (def->stage != GE_PLUGIN_PASS_BEFORE_INFER_SHAPE && def->stage != GE_PLUGIN_PASS_AFTER_INFER_SHAPE &&
-        def->stage != GE_PLUGIN_PASS_FINAL) {
-      throw ge::Error(ge::ErrorCode::kInvalidArgument,
-                      fmt::format("register_pass '{}': stage {} is not a ge_plugin_pass_stage (valid: 1, 3, 6)",
-                                  def->name, static_cast<int>(def->stage)));
-    }
+    const ge::PassStage stage = PassStageOf(*def);
     std::string name = def->name;
+    // RegisterExtraPass checks the pipeline's own names; the CPU device adds its rewrites at compile time.
+    for (const std::unique_ptr<ge::Pass>& rewrite : ge::device::CpuDevice().RewritePasses()) {
+      if (rewrite->name() == name) {
+        throw ge::Error(ge::ErrorCode::kInvalidArgument,
+                        fmt::format("register_pass '{}': the cpu device has a pass of that name", name));
+      }
+    }
     ge_plugin_node_visit_fn visit = def->visit;
     void* user_data = def->user_data;
-    ge::RegisterExtraPass(static_cast<ge::PassStage>(def->stage), name, [name, visit, user_data] {
+    ge::RegisterExtraPass(stage, name, [name, visit, user_data] {
       return std::make_unique<PluginPass>(name, visit, user_data);
     });
   });

@@ -7,8 +7,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "device/kernel.h"
+#include "passes/pass.h"
 
 namespace ge::device {
 
@@ -49,6 +51,10 @@ class Device {
   virtual void CopyToDevice(void* dst, const void* src, size_t bytes, Stream& stream) = 0;
   virtual void CopyToHost(void* dst, const void* src, size_t bytes, Stream& stream) = 0;
   virtual const KernelRegistry& kernels() const = 0;
+  // The device's own graph rewrites (layouts, kernel fusions), in run order:
+  // the compiler runs them in PassStage::kDevice on the graphs compiled for
+  // this device. None by default.
+  virtual std::vector<std::unique_ptr<Pass>> RewritePasses() const { return {}; }
 };
 
 // The CPU device, created on first use.

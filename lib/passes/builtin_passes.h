@@ -30,14 +30,6 @@ std::unique_ptr<Pass> MakePrecisionModePass();
 // the one its kernel applies and why (passes/impl_mode_selection.h).
 std::unique_ptr<Pass> MakeImplModePass();
 
-// "conv_post_op_fusion" (CPU only): folds the residual Add, Relu or constant
-// ClipByValue after a float32 Conv2D into it as oneDNN post-ops (graph/conv_post_ops.h).
-std::unique_ptr<Pass> MakeConvPostOpFusionPass();
-
-// "nhwc_layout" (CPU only): runs the float32 Conv2D, pooling and the
-// layout-agnostic ops between them on NHWC, transposing at the region's edges.
-std::unique_ptr<Pass> MakeNhwcLayoutPass();
-
 // "layer_norm_fusion": collapses the decomposed LayerNorm of ONNX exports
 // (ReduceMeanD, Sub, Pow, ReduceMeanD, Add, Sqrt, Div, Mul, Add) into one LayerNorm.
 std::unique_ptr<Pass> MakeLayerNormFusionPass();

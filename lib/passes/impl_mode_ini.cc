@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "ge/error.h"
+#include "graph/impl_mode.h"
 #include "passes/config_text.h"
 
 namespace ge::passes {
@@ -69,13 +70,6 @@ void CheckKnownMode(const std::string& mode, const std::string& file, int line, 
 }
 
 }  // namespace
-
-const std::vector<std::string>& KnownImplModes() {
-  static const std::vector<std::string> modes = {
-      "high_precision",    "high_performance",          "support_out_of_bound_index",  "keep_fp16",
-      "super_performance", "enable_float_32_execution", "enable_hi_float_32_execution"};
-  return modes;
-}
 
 ImplModeFile ParseImplModeFile(std::string_view text, const std::string& file) {
   ImplModeFile parsed;

@@ -18,9 +18,6 @@
 
 namespace ge::passes {
 
-// Every implementation mode GE defines; an op offers some of them.
-const std::vector<std::string>& KnownImplModes();
-
 // One `key=mode` line of a mode file.
 struct ImplModeEntry {
   std::string mode;

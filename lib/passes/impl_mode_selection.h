@@ -15,16 +15,10 @@
 #include <vector>
 
 #include "ge/graph.h"
+#include "graph/impl_mode.h"
 #include "passes/impl_mode_ini.h"
 
 namespace ge::passes {
-
-// The node attributes the selection leaves on a node (they travel in .gem
-// files): the applied mode (what kernel factories read), and what was
-// asked for and why (for reports).
-inline constexpr const char* kImplModeAttr = "_op_impl_mode";
-inline constexpr const char* kRequestedImplModeAttr = "_op_impl_mode_requested";
-inline constexpr const char* kImplModeReasonAttr = "_op_impl_mode_reason";
 
 struct ImplModeRequest {
   std::string mode;    // empty: nothing asks for a mode
@@ -32,7 +26,7 @@ struct ImplModeRequest {
 };
 
 struct ImplModeSelection {
-  std::string select_mode = "high_performance";  // op_select_implmode
+  std::string select_mode{kDefaultImplModeSelection};  // op_select_implmode
   bool select_mode_given = false;                // false: the default applies
   std::vector<std::string> optypelist;           // optypelist_for_implmode
   std::optional<ImplModeFile> op_precision;      // the op_precision_mode file

@@ -26,6 +26,7 @@ enum class PassStage : int {
   kAfterInferShape,    // folding and fusion that need shapes
   kPrecision,          // precision_mode and impl-mode selection
   kQuantize,           // quantization rewrite
+  kDevice,             // the target device's own rewrites (Device::RewritePasses)
   kFinal,              // cleanup before planning (dead code)
 };
 
@@ -55,9 +56,6 @@ struct PassContext {
   const passes::PrecisionPolicy* precision = nullptr;
   // Whether the device has a kernel for the op type and (first-input) dtype. Set with precision.
   std::function<bool(const std::string& op_type, DataType dtype)> has_kernel;
-  // The device the graph is compiled for ("cpu", "ascend"); device-specific
-  // rewrites (layouts, kernel fusions) run only for their own device.
-  std::string device_name;
 };
 
 class Pass {
@@ -71,6 +69,9 @@ class Pass {
 struct PassManagerOptions {
   std::set<std::string> disabled;  // pass names switched off
   std::string dump_dir;            // when set: <dump_dir>/<NN>_<pass>.txt after each pass
+  // Leaves out PassStage::kDevice: the device-independent optimized graph
+  // that quantization and layer comparison work on.
+  bool skip_device_stage = false;
 };
 
 class PassManager {
@@ -85,8 +86,8 @@ class PassManager {
   // The built-in pipeline: shape inference, identity removal, constant
   // folding, Conv+BatchNorm folding, precision-mode casts,
   // implementation-mode selection, the LayerNorm / Gelu / MatMul-bias
-  // fusions, the CPU's convolution post-op fusion and NHWC layout, and
-  // dead-code elimination (builtin_passes.h has one line on each).
+  // fusions and dead-code elimination (builtin_passes.h has one line on
+  // each). The compiler adds the target device's rewrites (PassStage::kDevice).
   static PassManager WithBuiltinPasses();
 
  private:

@@ -21,6 +21,7 @@ std::string_view PassStageName(PassStage stage) {
     case PassStage::kAfterInferShape: return "after_infer_shape";
     case PassStage::kPrecision: return "precision";
     case PassStage::kQuantize: return "quantize";
+    case PassStage::kDevice: return "device";
     case PassStage::kFinal: return "final";
   }
   return "unknown";
@@ -88,6 +89,7 @@ std::vector<PassTiming> PassManager::Run(Graph& graph, PassContext& ctx, const P
   for (const Entry& entry : entries_) {
     std::string name = entry.pass->name();
     if (options.disabled.count(name) != 0) continue;
+    if (options.skip_device_stage && entry.stage == PassStage::kDevice) continue;
     auto start = std::chrono::steady_clock::now();
     try {
       entry.pass->Run(graph, ctx);
@@ -157,9 +159,6 @@ PassManager BuiltinPassesOnly() {
   manager.Register(PassStage::kPrecision, passes::MakeLayerNormFusionPass());
   manager.Register(PassStage::kPrecision, passes::MakeGeluFusionPass());
   manager.Register(PassStage::kPrecision, passes::MakeMatMulBiasFusionPass());
-  // First in the stage: layout rewrites after it see the fused convolutions.
-  manager.Register(PassStage::kFinal, passes::MakeConvPostOpFusionPass());
-  manager.Register(PassStage::kFinal, passes::MakeNhwcLayoutPass());
   manager.Register(PassStage::kFinal, passes::MakeDeadCodeEliminationPass());
   return manager;
 }

@@ -109,14 +109,12 @@ std::string Scope(const std::string& node_name) {
 void CarryImplMode(const PassContext& ctx, const Fusion& fusion, Node& fused) {
   std::vector<std::string> replaced_modes;
   for (const Node* node : fusion.pattern) {
-    if (const AttrValue* mode = node->attrs().Find(kImplModeAttr); mode && std::holds_alternative<std::string>(*mode)) {
-      replaced_modes.push_back(std::get<std::string>(*mode));
-    }
+    if (const std::optional<std::string_view> mode = AppliedImplMode(*node)) replaced_modes.emplace_back(*mode);
   }
   if (replaced_modes.empty() || !ctx.kernel_impl_modes) return;  // nothing chose a mode: kernel defaults throughout
   std::vector<std::string> offered = ctx.kernel_impl_modes(fused);
   if (offered.size() <= 1) return;
-  const std::string fast = "high_performance";
+  const std::string fast(kHighPerformance);
   bool all_fast = std::all_of(replaced_modes.begin(), replaced_modes.end(), [&](const auto& m) { return m == fast; });
   bool fast_offered = std::find(offered.begin(), offered.end(), fast) != offered.end();
   const std::string applied = all_fast && fast_offered ? fast : offered.front();

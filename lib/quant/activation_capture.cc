@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
-#include "quant/device_rewrites.h"
+#include "quant/device_independent_compile.h"
 
 namespace ge::quant {
 namespace {
@@ -55,14 +55,14 @@ std::vector<const Value*> NamedValues(const Graph& graph, const std::vector<std:
 }  // namespace
 
 ActivationCapture::ActivationCapture(const Graph& graph, const Options& options)
-    : optimized_(CompiledModel::Compile(graph.Clone(), WithoutDeviceRewrites(options))) {
-  Build(NonConstantValues(optimized_->graph()), WithoutDeviceRewrites(options));
+    : optimized_(CompileDeviceIndependent(graph.Clone(), options)) {
+  Build(NonConstantValues(optimized_->graph()), options);
 }
 
 ActivationCapture::ActivationCapture(const Graph& graph, const std::vector<std::string>& value_names,
                                      const Options& options)
-    : optimized_(CompiledModel::Compile(graph.Clone(), WithoutDeviceRewrites(options))) {
-  Build(NamedValues(optimized_->graph(), value_names), WithoutDeviceRewrites(options));
+    : optimized_(CompileDeviceIndependent(graph.Clone(), options)) {
+  Build(NamedValues(optimized_->graph(), value_names), options);
 }
 
 void ActivationCapture::Build(const std::vector<const Value*>& wanted, const Options& options) {
@@ -81,7 +81,7 @@ void ActivationCapture::Build(const std::vector<const Value*>& wanted, const Opt
     values_.push_back({value->name(), value->dtype(), value->shape()});
   }
   capture->SetOutputs(std::move(outputs));
-  capture_ = CompiledModel::Compile(std::move(capture), options);
+  capture_ = CompileDeviceIndependent(std::move(capture), options);
   for (size_t i = 0; i < values_.size(); ++i) {
     const std::string& kept = capture_->outputs().at(output_slots_[i]).name;
     if (kept != values_[i].name) {

@@ -3,8 +3,9 @@
 //
 // The graph is compiled once as usual, so that the optimization passes
 // (BatchNorm folding, identity removal, constant folding) decide which values
-// exist; the device's own rewrites stay off (quant/device_rewrites.h). The optimized graph is then cloned with the wanted values appended to
-// its outputs and compiled again with the same options; passes keep graph
+// exist; the device's own rewrites stay off (quant/device_independent_compile.h).
+// The optimized graph is then cloned with the wanted values appended to its
+// outputs and compiled again the same way; passes keep graph
 // outputs and their names, and the constructor checks that each captured value
 // kept its name.
 #pragma once

@@ -12,11 +12,12 @@
 
 #include "ge/cpu_paths.h"
 #include "ge/error.h"
+#include "graph/impl_mode.h"
 #include "passes/impl_mode_ini.h"
 #include "quant/auto_fallback.h"
 #include "quant/calibration.h"
 #include "quant/deploy_rewrite.h"
-#include "quant/device_rewrites.h"
+#include "quant/device_independent_compile.h"
 #include "quant/layer_support.h"
 #include "quant/quant_config.h"
 #include "quant/quant_record.h"
@@ -30,7 +31,7 @@ using namespace quant;
 // convolutions, constants folded, shapes inferred): quantization works on the
 // layers that will actually run, still in the device-independent form.
 std::unique_ptr<Graph> PrepareFloatGraph(const Graph& graph, const Options& options) {
-  return CompiledModel::Compile(graph.Clone(), WithoutDeviceRewrites(options))->graph().Clone();
+  return CompileDeviceIndependent(graph.Clone(), options)->graph().Clone();
 }
 
 void CheckLayerNames(const QuantConfig& config, const Graph& graph, const std::string& path) {
@@ -89,8 +90,8 @@ void FillLists(const std::vector<QuantLayer>& layers, const std::vector<Fallback
     result.keep_dtype += layer.name + "\n";
     auto offered = modes.find(layer.op_type);
     if (offered != modes.end() &&
-        std::find(offered->second.begin(), offered->second.end(), "high_precision") != offered->second.end()) {
-      result.op_precision_ini += layer.name + "=high_precision\n";
+        std::find(offered->second.begin(), offered->second.end(), kHighPrecision) != offered->second.end()) {
+      result.op_precision_ini += fmt::format("{}={}\n", layer.name, kHighPrecision);
     }
   }
 }

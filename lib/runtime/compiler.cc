@@ -98,7 +98,8 @@ void MakeDynamic(CompiledModel::Impl& impl, const device::Device& device, std::v
   impl.dynamic = std::make_shared<const DynamicExecutor>(impl, device);
 }
 
-std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, const Options& options) {
+std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, const Options& options,
+                                                  DeviceRewrites device_rewrites) {
   if (!graph) throw Error(ErrorCode::kInvalidArgument, "CompiledModel::Compile: the graph is null");
   auto impl = std::make_unique<CompiledModel::Impl>();
   impl->options = options;
@@ -123,15 +124,16 @@ std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, 
   context.impl_modes = &impl_modes;
   context.kernel_impl_modes = [&device](const Node& node) { return KernelImplModes(device, node); };
   context.precision = &precision;
-  context.device_name = impl->device_name;
   context.has_kernel = [&device](const std::string& op_type, DataType dtype) {
     return device.kernels().Find(op_type, dtype) != nullptr;
   };
   // Before the passes, whose folding would allocate what the model claims; again after them for what they inferred.
   CheckTensorSizes(*graph, settings.max_tensor_bytes);
   PassManager passes = PassManager::WithBuiltinPasses();
+  for (std::unique_ptr<Pass>& rewrite : device.RewritePasses()) passes.Register(PassStage::kDevice, std::move(rewrite));
   CheckDisabledPasses(passes, impl->settings.disabled_passes);
-  PassManagerOptions pass_options{impl->settings.disabled_passes, impl->settings.dump_graph_dir};
+  PassManagerOptions pass_options{impl->settings.disabled_passes, impl->settings.dump_graph_dir,
+                                  device_rewrites == DeviceRewrites::kSkip};
   impl->pass_timings = passes.Run(*graph, context, pass_options);
   VerifyGraph(*graph);
   RequireDtypes(*graph);

@@ -8,11 +8,18 @@
 
 namespace ge::runtime {
 
+// Whether the pipeline runs the target device's own rewrites
+// (PassStage::kDevice). Quantization and layer comparison skip them: they
+// work on the device-independent graph, whose values keep their names and layouts.
+enum class DeviceRewrites { kRun, kSkip };
+
 // Parses the options, runs the built-in passes (constant folding through the
-// CPU kernels), verifies the result, requires dtypes, and then, when every
-// shape is static, picks a kernel per node, orders the steps and plans memory;
-// otherwise makes the model dynamic (MakeDynamic). Throws ge::Error.
-std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, const Options& options);
+// CPU kernels) and the device's rewrites, verifies the result, requires
+// dtypes, and then, when every shape is static, picks a kernel per node,
+// orders the steps and plans memory; otherwise makes the model dynamic
+// (MakeDynamic). Throws ge::Error.
+std::unique_ptr<CompiledModel::Impl> CompileGraph(std::unique_ptr<Graph> graph, const Options& options,
+                                                  DeviceRewrites device_rewrites = DeviceRewrites::kRun);
 
 // Finishes impl (graph, options and settings set) as a dynamic model over
 // `nodes`, a topological order of impl.graph: values numbered, constants

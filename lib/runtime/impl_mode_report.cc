@@ -1,6 +1,6 @@
 #include "ge/impl_mode_report.h"
 
-#include "passes/impl_mode_selection.h"
+#include "graph/impl_mode.h"
 #include "runtime/kernel_selection.h"
 
 namespace ge {
@@ -17,10 +17,10 @@ std::vector<ImplModeRecord> ImplModeReport(const CompiledModel& model) {
   std::vector<ImplModeRecord> records;
   // The impl_mode pass leaves a reason on exactly the nodes it reports.
   for (const Node* node : model.graph().TopologicalOrder()) {
-    if (!node->attrs().Has(passes::kImplModeReasonAttr)) continue;
+    if (!node->attrs().Has(kImplModeReasonAttr)) continue;
     records.push_back({node->name(), node->op_type(), runtime::KernelSelectionDtype(*node),
-                       StringAttr(*node, passes::kRequestedImplModeAttr), StringAttr(*node, passes::kImplModeAttr),
-                       StringAttr(*node, passes::kImplModeReasonAttr)});
+                       StringAttr(*node, kRequestedImplModeAttr), StringAttr(*node, kImplModeAttr),
+                       StringAttr(*node, kImplModeReasonAttr)});
   }
   return records;
 }

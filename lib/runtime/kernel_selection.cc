@@ -7,7 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "ge/error.h"
-#include "passes/impl_mode_selection.h"
+#include "graph/impl_mode.h"
 
 namespace ge::runtime {
 namespace {
@@ -59,9 +59,8 @@ SelectedKernel SelectKernel(const device::Device& device, const Node& node) {
   const device::KernelDef* def = &FindKernelDef(device, node);
   SelectedKernel selected;
   const auto& modes = def->impl_modes;
-  const AttrValue* applied = node.attrs().Find(passes::kImplModeAttr);
-  if (applied != nullptr && TypeOf(*applied) == AttrType::kString) {
-    const std::string& mode = std::get<std::string>(*applied);
+  if (const std::optional<std::string_view> applied = AppliedImplMode(node)) {
+    const std::string mode(*applied);
     if (std::find(modes.begin(), modes.end(), mode) == modes.end()) {
       throw Error(ErrorCode::kUnsupported,
                   fmt::format("{}: the {} {} kernel for {} does not implement mode '{}'; it implements: {}",

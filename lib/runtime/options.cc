@@ -97,8 +97,8 @@ void CheckOnePrecisionMode(const Options& options) {
 
 // Rules that involve several options (docs/precision.md).
 void CheckPrecisionOptions(const RuntimeOptions& parsed) {
-  if (!parsed.optypelist_for_implmode.empty() && parsed.impl_mode != "high_precision" &&
-      parsed.impl_mode != "high_performance") {
+  if (!parsed.optypelist_for_implmode.empty() && parsed.impl_mode != kHighPrecision &&
+      parsed.impl_mode != kHighPerformance) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("option ge.optypelistForImplmode needs ge.opSelectImplmode high_precision or "
                             "high_performance, not '{}'",
@@ -177,8 +177,7 @@ const std::map<std::string, OptionParser>& Parsers() {
       {"ge.exec.modify_mixlist", ParsePath(&RuntimeOptions::modify_mixlist)},
       {"ge.opSelectImplmode",
        [](const std::string& key, const std::string& value, RuntimeOptions& out) {
-         ParseMode({"high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"},
-                   &RuntimeOptions::impl_mode)(key, value, out);
+         ParseMode(ImplModeSelections(), &RuntimeOptions::impl_mode)(key, value, out);
          out.impl_mode_given = true;
        }},
       {"ge.optypelistForImplmode",

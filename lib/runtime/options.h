@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ge/compiled_model.h"
+#include "graph/impl_mode.h"
 
 // The tsan build defines it as 1 (CMakeLists.txt, docs/runtime.md).
 #ifndef GE_DEFAULT_INTRA_OP_THREADS
@@ -36,7 +37,7 @@ struct RuntimeOptions {
   std::string precision_mode_v2;                          // ge.exec.precision_mode_v2; "" = not given
   std::string keep_dtype;                                 // ge.keepDtype: path of the list
   std::string modify_mixlist;                             // ge.exec.modify_mixlist: path of the JSON
-  std::string impl_mode = "high_performance";             // ge.opSelectImplmode
+  std::string impl_mode{kDefaultImplModeSelection};       // ge.opSelectImplmode
   bool impl_mode_given = false;                           // false: the default above applies
   std::vector<std::string> optypelist_for_implmode;       // ge.optypelistForImplmode
   std::string op_precision_mode;                          // ge.exec.op_precision_mode: path of the ini

@@ -58,7 +58,7 @@ double MaxUlpError(const Tensor& actual, const Tensor& input, const std::functio
 Tensor RunUnaryOp(const std::string& op, const Tensor& x, const std::string& mode = "") {
   Graph g;
   Node* node = g.AddNode(op, "op", {g.AddInput("x", x.dtype(), x.shape())});
-  if (!mode.empty()) node->attrs().Set(device::cpu::kImplModeAttr, mode);
+  if (!mode.empty()) node->attrs().Set(ge::kImplModeAttr, mode);
   SetOutput(node, 0, x.dtype(), x.shape());
   return RunCpuKernel(*node, {x})[0];
 }
@@ -285,7 +285,7 @@ TEST_CASE("SoftmaxV2 and LayerNorm over an odd last axis match float64 in both m
     Graph g;
     Node* sm = g.AddNode("SoftmaxV2", "sm", {g.AddInput("x", DataType::kFloat, shape)});
     sm->attrs().Set("axes", std::vector<int64_t>{-1});
-    sm->attrs().Set(device::cpu::kImplModeAttr, mode);
+    sm->attrs().Set(ge::kImplModeAttr, mode);
     SetOutput(sm, 0, DataType::kFloat, shape);
     CheckClose(RunCpuKernel(*sm, {x})[0], softmax, precise ? 2e-7 : 1e-5, 1e-12);
 
@@ -295,7 +295,7 @@ TEST_CASE("SoftmaxV2 and LayerNorm over an odd last axis match float64 in both m
     ln->attrs().Set("begin_norm_axis", int64_t{-1});
     ln->attrs().Set("begin_params_axis", int64_t{-1});
     ln->attrs().Set("epsilon", 1e-5f);
-    ln->attrs().Set(device::cpu::kImplModeAttr, mode);
+    ln->attrs().Set(ge::kImplModeAttr, mode);
     SetOutput(ln, 0, DataType::kFloat, shape);
     CheckClose(RunCpuKernel(*ln, {x, Tensor(), Tensor()})[0], layer_norm, precise ? 2e-7 : 1e-5, precise ? 1e-6 : 1e-4);
   }

@@ -264,15 +264,15 @@ TEST_CASE("high_precision is at least as accurate as high_performance, both with
 TEST_CASE("a kernel reads its implementation mode from the node's _op_impl_mode attribute", "[device][impl_mode]") {
   Graph g;
   Node* node = g.AddNode("Exp", "exp", {g.AddInput("x", DataType::kFloat, Shape{4})});
-  CHECK(device::cpu::ImplModeOf(*node, "high_precision") == "high_precision");
-  node->attrs().Set(device::cpu::kImplModeAttr, std::string("high_performance"));
-  CHECK(device::cpu::ImplModeOf(*node, "high_precision") == "high_performance");
+  CHECK(ge::ImplModeOf(*node, "high_precision") == "high_precision");
+  node->attrs().Set(ge::kImplModeAttr, std::string("high_performance"));
+  CHECK(ge::ImplModeOf(*node, "high_precision") == "high_performance");
   CHECK(device::cpu::WantsHighPerformance(*node));
   // A mode the op does not implement leaves the kernel at its default.
-  node->attrs().Set(device::cpu::kImplModeAttr, std::string("keep_fp16"));
+  node->attrs().Set(ge::kImplModeAttr, std::string("keep_fp16"));
   CHECK_FALSE(device::cpu::WantsHighPerformance(*node));
   CHECK_FALSE(device::cpu::WantsReducedPrecisionProducts(*node));
-  node->attrs().Set(device::cpu::kImplModeAttr, std::string("enable_hi_float_32_execution"));
+  node->attrs().Set(ge::kImplModeAttr, std::string("enable_hi_float_32_execution"));
   CHECK(device::cpu::WantsReducedPrecisionProducts(*node));
 }
 

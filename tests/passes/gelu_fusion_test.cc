@@ -120,17 +120,17 @@ TEST_CASE("gelu_fusion runs the fast Gelu only where the nodes it replaces all r
   const char* erf_mode = GENERATE("high_precision", "high_performance", "");
   CAPTURE(erf_mode);
   // What impl_mode leaves on nodes with a choice; Add and Mul have none.
-  g.value("s")->producer()->attrs().Set(passes::kImplModeAttr, std::string("high_performance"));
-  if (*erf_mode != '\0') g.value("erf")->producer()->attrs().Set(passes::kImplModeAttr, std::string(erf_mode));
+  g.value("s")->producer()->attrs().Set(ge::kImplModeAttr, std::string("high_performance"));
+  if (*erf_mode != '\0') g.value("erf")->producer()->attrs().Set(ge::kImplModeAttr, std::string(erf_mode));
 
   REQUIRE(InferAndFuse(graph, ctx));
   const Node* gelu = OnlyGelu(graph);
   // Erf left bare has no choice of its own, so the Div alone decides.
   const std::string expected = std::string(erf_mode) == "high_precision" ? "high_precision" : "high_performance";
-  REQUIRE(gelu->attrs().Has(passes::kImplModeAttr));
-  CHECK(gelu->attrs().GetString(passes::kImplModeAttr) == expected);
-  CHECK(gelu->attrs().GetString(passes::kRequestedImplModeAttr).empty());
-  CHECK(gelu->attrs().GetString(passes::kImplModeReasonAttr).find("gelu_fusion") != std::string::npos);
+  REQUIRE(gelu->attrs().Has(ge::kImplModeAttr));
+  CHECK(gelu->attrs().GetString(ge::kImplModeAttr) == expected);
+  CHECK(gelu->attrs().GetString(ge::kRequestedImplModeAttr).empty());
+  CHECK(gelu->attrs().GetString(ge::kImplModeReasonAttr).find("gelu_fusion") != std::string::npos);
 }
 
 TEST_CASE("gelu_fusion leaves the fused node bare when no replaced node chose a mode") {
@@ -138,7 +138,7 @@ TEST_CASE("gelu_fusion leaves the fused node bare when no replaced node chose a 
   PassContext ctx;
   ctx.kernel_impl_modes = [](const Node&) { return std::vector<std::string>{"high_precision", "high_performance"}; };
   REQUIRE(InferAndFuse(*g.graph, ctx));
-  CHECK_FALSE(OnlyGelu(*g.graph)->attrs().Has(passes::kImplModeAttr));
+  CHECK_FALSE(OnlyGelu(*g.graph)->attrs().Has(ge::kImplModeAttr));
 }
 
 }  // namespace ge

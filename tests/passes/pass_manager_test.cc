@@ -97,6 +97,22 @@ TEST_CASE("PassManager skips disabled passes") {
   CHECK(timings[2].pass == "final_2");
 }
 
+TEST_CASE("PassManager leaves out the device stage when asked, and only it") {
+  std::vector<std::string> log;
+  PassManager manager = MakeManager(&log);
+  manager.Register(PassStage::kDevice, std::make_unique<RecordingPass>("device_1", &log));
+  Graph graph = SmallGraph();
+  PassContext ctx;
+  manager.Run(graph, ctx, {});
+  CHECK(log == std::vector<std::string>{"import_1", "import_2", "infer_1", "device_1", "final_1", "final_2"});
+  log.clear();
+  PassManagerOptions options;
+  options.skip_device_stage = true;
+  std::vector<PassTiming> timings = manager.Run(graph, ctx, options);
+  CHECK(log == kRunOrder);
+  CHECK(timings.size() == kRunOrder.size());
+}
+
 TEST_CASE("PassManager rejects disabling an unknown pass, listing the valid names") {
   std::vector<std::string> log;
   PassManager manager = MakeManager(&log);
@@ -186,13 +202,13 @@ TEST_CASE("The built-in pipeline registers the documented passes in run order") 
   CHECK(PassManager::WithBuiltinPasses().PassNames() ==
         std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold",
                                  "precision_mode", "impl_mode", "layer_norm_fusion", "gelu_fusion",
-                                 "matmul_bias_fusion", "conv_post_op_fusion", "nhwc_layout",
-                                 "dead_code_elimination"});
+                                 "matmul_bias_fusion", "dead_code_elimination"});
 }
 
 TEST_CASE("PassStageName names every stage") {
   CHECK(PassStageName(PassStage::kImport) == "import");
   CHECK(PassStageName(PassStage::kInferShape) == "infer_shape");
+  CHECK(PassStageName(PassStage::kDevice) == "device");
   CHECK(PassStageName(PassStage::kFinal) == "final");
 }
 

@@ -169,30 +169,30 @@ TEST_CASE("impl_mode pass: honoured, single implementation, not implemented, ker
            {"Gelu", {"high_precision", "high_performance"}},
            {"Erf", {"high_precision", "high_performance"}},
            {"Relu", {"high_precision"}}});
-  CHECK(Attr(*exp, ge::passes::kImplModeAttr) == "high_performance");
-  CHECK(Attr(*exp, ge::passes::kRequestedImplModeAttr) == "high_performance");
-  CHECK(Attr(*exp, ge::passes::kImplModeReasonAttr) == "op_precision_mode m.ini:1 [ByOpType]");
+  CHECK(Attr(*exp, ge::kImplModeAttr) == "high_performance");
+  CHECK(Attr(*exp, ge::kRequestedImplModeAttr) == "high_performance");
+  CHECK(Attr(*exp, ge::kImplModeReasonAttr) == "op_precision_mode m.ini:1 [ByOpType]");
 
-  CHECK(Attr(*tanh, ge::passes::kImplModeAttr) == "high_precision");
-  CHECK_THAT(Attr(*tanh, ge::passes::kImplModeReasonAttr),
+  CHECK(Attr(*tanh, ge::kImplModeAttr) == "high_precision");
+  CHECK_THAT(Attr(*tanh, ge::kImplModeReasonAttr),
              Catch::Contains("m.ini:2") && Catch::Contains("single implementation (high_precision)"));
 
-  CHECK(Attr(*gelu, ge::passes::kImplModeAttr) == "high_precision");
-  CHECK_THAT(Attr(*gelu, ge::passes::kImplModeReasonAttr),
+  CHECK(Attr(*gelu, ge::kImplModeAttr) == "high_precision");
+  CHECK_THAT(Attr(*gelu, ge::kImplModeReasonAttr),
              Catch::Contains("ignored") && Catch::Contains("high_precision, high_performance"));
 
-  CHECK(Attr(*erf, ge::passes::kImplModeAttr) == "high_precision");
-  CHECK(Attr(*erf, ge::passes::kRequestedImplModeAttr).empty());
-  CHECK_THAT(Attr(*erf, ge::passes::kImplModeReasonAttr), Catch::Contains("kernel default"));
+  CHECK(Attr(*erf, ge::kImplModeAttr) == "high_precision");
+  CHECK(Attr(*erf, ge::kRequestedImplModeAttr).empty());
+  CHECK_THAT(Attr(*erf, ge::kImplModeReasonAttr), Catch::Contains("kernel default"));
 
   // Nothing asked and nothing to choose: left bare.
-  CHECK(Attr(*relu, ge::passes::kImplModeAttr) == "<absent>");
-  CHECK(Attr(*relu, ge::passes::kImplModeReasonAttr) == "<absent>");
+  CHECK(Attr(*relu, ge::kImplModeAttr) == "<absent>");
+  CHECK(Attr(*relu, ge::kImplModeReasonAttr) == "<absent>");
 
   // A second run starts from scratch.
   selection.op_precision.reset();
   RunPass(graph, selection, {});
-  CHECK(Attr(*erf, ge::passes::kImplModeAttr) == "<absent>");
-  CHECK(Attr(*exp, ge::passes::kImplModeAttr) == "<absent>");
-  CHECK(Attr(*exp, ge::passes::kRequestedImplModeAttr) == "high_performance");  // high_performance.ini
+  CHECK(Attr(*erf, ge::kImplModeAttr) == "<absent>");
+  CHECK(Attr(*exp, ge::kImplModeAttr) == "<absent>");
+  CHECK(Attr(*exp, ge::kRequestedImplModeAttr) == "high_performance");  // high_performance.ini
 }

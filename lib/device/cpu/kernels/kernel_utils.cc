@@ -15,12 +15,6 @@ void Fail(const Node& node, ErrorCode code, std::string_view message) {
   throw Error(code, fmt::format("{}: {}", node.Describe(), message));
 }
 
-std::string_view ImplModeOf(const Node& node, std::string_view fallback) {
-  const AttrValue* mode = node.attrs().Find(kImplModeAttr);
-  const std::string* text = mode != nullptr ? std::get_if<std::string>(mode) : nullptr;
-  return text != nullptr ? std::string_view(*text) : fallback;
-}
-
 namespace {
 
 const Shape& RequireStatic(const Node& node, const Value* value, std::string_view role, size_t i) {

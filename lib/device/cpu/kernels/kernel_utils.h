@@ -14,6 +14,7 @@
 #include "device/kernel.h"
 #include "ge/error.h"
 #include "ge/graph.h"
+#include "graph/impl_mode.h"
 
 namespace ge::device::cpu {
 
@@ -152,22 +153,9 @@ auto DispatchElementSize(const Node& node, DataType dtype, Make&& make) -> declt
   }
 }
 
-// Implementation modes (ATC's names). high_precision computes in float32 or
-// wider without approximations; high_performance uses the approximations of
-// fast_math.h or a narrower accumulation. The two fp32 execution modes of the
-// cube ops: full float32 products, or products of operands rounded to
-// bfloat16 (the CPU's stand-in for HF32) accumulated in float32.
-inline constexpr std::string_view kHighPrecision = "high_precision";
-inline constexpr std::string_view kHighPerformance = "high_performance";
-inline constexpr std::string_view kFloat32Execution = "enable_float_32_execution";
-inline constexpr std::string_view kHiFloat32Execution = "enable_hi_float_32_execution";
-
-// The node attribute holding the mode the selection pass applied to it.
-inline constexpr char kImplModeAttr[] = "_op_impl_mode";
-
-// The node's applied implementation mode (its kImplModeAttr string), or
-// `fallback` (the kernel's default) when it has none.
-std::string_view ImplModeOf(const Node& node, std::string_view fallback);
+// Implementation modes: graph/impl_mode.h (the names, the node attribute and
+// ImplModeOf). high_performance uses the approximations of fast_math.h or a
+// narrower accumulation.
 
 // Kernels with a single implementation: they compute in the precision of
 // their dtype, without approximations.

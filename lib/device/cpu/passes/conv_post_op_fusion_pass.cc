@@ -4,18 +4,21 @@
 // kConvFusedAddend), then a Relu or a ClipByValue with constant scalar bounds
 // (Relu6). Each folded op would otherwise read and write the whole tensor
 // once more. The folded ops are recorded in the "_fused*" attributes
-// (graph/conv_post_ops.h), which only the CPU kernel reads, so the pass runs for the
-// CPU device alone.
+// (graph/conv_post_ops.h), which only the CPU kernel reads: the CPU device
+// runs the pass (PassStage::kDevice) on the graphs compiled for it.
 #include <optional>
 
 #include "graph/conv_post_ops.h"
-#include "passes/builtin_passes.h"
-#include "passes/cpu_float_conv.h"
+#include "device/cpu/passes/cpu_float_conv.h"
+#include "device/cpu/passes/cpu_rewrite_passes.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pattern_fusion.h"
 
-namespace ge::passes {
+namespace ge::device::cpu {
 namespace {
+
+using passes::PatternMatcher;
+using passes::ReplaceKeepingName;
 
 // The float32 oneDNN convolution of the CPU kernel (the other paths run
 // kernels without post-ops), with no control edges to keep apart.
@@ -102,7 +105,6 @@ class ConvPostOpFusionPass : public Pass {
   std::string name() const override { return "conv_post_op_fusion"; }
 
   bool Run(Graph& graph, PassContext& ctx) override {
-    if (ctx.device_name != "cpu") return false;
     // Built once: fusing removes only nodes without control edges.
     const PatternMatcher matcher(graph);
     // Gathered first: fusing removes consumers a running topological order would still hold.
@@ -120,4 +122,4 @@ class ConvPostOpFusionPass : public Pass {
 
 std::unique_ptr<Pass> MakeConvPostOpFusionPass() { return std::make_unique<ConvPostOpFusionPass>(); }
 
-}  // namespace ge::passes
+}  // namespace ge::device::cpu

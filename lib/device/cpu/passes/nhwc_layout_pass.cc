@@ -30,12 +30,16 @@
 
 #include "graph/conv_post_ops.h"
 #include "graph/nhwc_values.h"
-#include "passes/builtin_passes.h"
-#include "passes/cpu_float_conv.h"
+#include "device/cpu/passes/cpu_float_conv.h"
+#include "device/cpu/passes/cpu_rewrite_passes.h"
 #include "passes/graph_rewrite.h"
 
-namespace ge::passes {
+namespace ge::device::cpu {
 namespace {
+
+using passes::AttrOrDefault;
+using passes::IsGraphOutput;
+using passes::NodesWithControlDependents;
 
 const std::vector<int64_t>& kToNhwc = kNchwToNhwc;
 // Also the NHWC position of each NCHW axis: C (1) sits at 3, H (2) at 1, W (3) at 2.
@@ -335,7 +339,6 @@ class NhwcLayoutPass : public Pass {
   std::string name() const override { return "nhwc_layout"; }
 
   bool Run(Graph& graph, PassContext& ctx) override {
-    if (ctx.device_name != "cpu") return false;
     return NhwcLayoutRewrite(graph).Run();
   }
 };
@@ -344,4 +347,4 @@ class NhwcLayoutPass : public Pass {
 
 std::unique_ptr<Pass> MakeNhwcLayoutPass() { return std::make_unique<NhwcLayoutPass>(); }
 
-}  // namespace ge::passes
+}  // namespace ge::device::cpu
