@@ -1,4 +1,4 @@
-// What validating a .gem file costs at load time (runtime/gem_validation.h):
+// What validating a .gem file costs at load time (runtime/model_file/gem_validation.h):
 // the median of whole loads and the median of the validation alone, measured
 // interleaved in one process so that a busy machine slows both alike.
 // docs/model-file.md records the figures.
@@ -13,7 +13,7 @@
 
 #include "ge/compiled_model.h"
 #include "runtime/execution_plan.h"
-#include "runtime/gem_validation.h"
+#include "runtime/model_file/gem_validation.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "quant/device_independent_compile.h"
 
-#include "runtime/compiler.h"
+#include "runtime/compile/compiler.h"
 
 namespace ge::quant {
 

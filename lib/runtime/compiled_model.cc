@@ -3,10 +3,10 @@
 // async_runner.cc, files gem_writer.cc/gem_reader.cc.
 #include "ge/compiled_model.h"
 
-#include "runtime/async_runner.h"
-#include "runtime/compiler.h"
+#include "runtime/execute/async_runner.h"
+#include "runtime/compile/compiler.h"
 #include "runtime/execution_plan.h"
-#include "runtime/gem_file.h"
+#include "runtime/model_file/gem_file.h"
 
 namespace ge {
 

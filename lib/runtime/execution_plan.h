@@ -11,8 +11,8 @@
 #include "device/kernel.h"
 #include "ge/compiled_model.h"
 #include "device/device.h"
-#include "runtime/arena_pool.h"
-#include "runtime/device_constants.h"
+#include "runtime/execute/arena_pool.h"
+#include "runtime/execute/device_constants.h"
 #include "runtime/options.h"
 
 namespace ge::runtime {

@@ -14,7 +14,7 @@
 
 #include "ge/error.h"
 #include "graph/closest_name.h"
-#include "runtime/usable_cores.h"
+#include "runtime/execute/usable_cores.h"
 
 namespace ge::runtime {
 namespace {

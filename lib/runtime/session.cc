@@ -5,7 +5,7 @@
 #include <fmt/core.h>
 
 #include "ge/error.h"
-#include "runtime/async_runner.h"
+#include "runtime/execute/async_runner.h"
 #include "runtime/options.h"
 
 namespace ge {

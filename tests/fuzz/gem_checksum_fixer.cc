@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "gem_generated.h"
-#include "runtime/gem_checksum.h"
+#include "runtime/model_file/gem_checksum.h"
 
 namespace ge::fuzz {
 

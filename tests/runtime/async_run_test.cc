@@ -16,7 +16,7 @@
 #include "ge/compiled_model.h"
 #include "ge/error.h"
 #include "ge/session.h"
-#include "runtime/async_runner.h"
+#include "runtime/execute/async_runner.h"
 #include "test_models.h"
 #include "test_support.h"
 

@@ -14,7 +14,7 @@
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
 #include "ge/session.h"
-#include "runtime/arena_pool.h"
+#include "runtime/execute/arena_pool.h"
 #include "runtime/execution_plan.h"
 #include "sequence_model.h"
 #include "test_models.h"

@@ -9,7 +9,7 @@
 #include "device/device.h"
 #include "ge/compiled_model.h"
 #include "passes/pass.h"
-#include "runtime/compiler.h"
+#include "runtime/compile/compiler.h"
 #include "test_models.h"
 
 namespace ge {

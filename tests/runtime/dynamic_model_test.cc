@@ -14,9 +14,9 @@
 #include "ge/compiled_model.h"
 #include "ge/error.h"
 #include "graph/op_schema.h"
-#include "runtime/dynamic_executor.h"
-#include "runtime/gem_file.h"
-#include "runtime/model_layout.h"
+#include "runtime/dynamic/dynamic_executor.h"
+#include "runtime/model_file/gem_file.h"
+#include "runtime/compile/model_layout.h"
 #include "test_models.h"
 #include "test_support.h"
 

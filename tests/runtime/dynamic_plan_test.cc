@@ -9,8 +9,8 @@
 
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
-#include "runtime/dynamic_executor.h"
-#include "runtime/plan_cache.h"
+#include "runtime/dynamic/dynamic_executor.h"
+#include "runtime/dynamic/plan_cache.h"
 #include "sequence_model.h"
 #include "test_models.h"
 #include "test_support.h"

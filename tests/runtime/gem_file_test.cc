@@ -10,8 +10,8 @@
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
 #include "ge/error.h"
-#include "runtime/gem_checksum.h"
-#include "runtime/gem_file.h"
+#include "runtime/model_file/gem_checksum.h"
+#include "runtime/model_file/gem_file.h"
 #include "test_models.h"
 #include "test_support.h"
 

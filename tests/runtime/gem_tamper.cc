@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "runtime/gem_checksum.h"
+#include "runtime/model_file/gem_checksum.h"
 #include "test_support.h"
 
 namespace ge::test {

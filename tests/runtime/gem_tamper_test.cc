@@ -1,7 +1,7 @@
 // A .gem file is untrusted input: edits that keep the checksum right (anyone
 // can recompute it) must still be refused at load time, with one error that
 // names the file, the node or value and what does not add up
-// (runtime/gem_validation.h). Each case edits one thing in a saved model.
+// (runtime/model_file/gem_validation.h). Each case edits one thing in a saved model.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ge/builder.h"
-#include "runtime/compiler.h"
+#include "runtime/compile/compiler.h"
 #include "test_models.h"
 #include "test_support.h"
 

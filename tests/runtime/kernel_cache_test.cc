@@ -1,7 +1,7 @@
 // The dynamic models' kernel cache: bounded, oldest out first, first insert wins.
 #include <catch2/catch.hpp>
 
-#include "runtime/kernel_cache.h"
+#include "runtime/dynamic/kernel_cache.h"
 
 using ge::runtime::KernelCache;
 using ge::runtime::ShapedKernel;

@@ -4,7 +4,7 @@
 #include "device/device.h"
 #include "ge/builder.h"
 #include "ge/error.h"
-#include "runtime/kernel_selection.h"
+#include "runtime/compile/kernel_selection.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "ge/error.h"
-#include "runtime/memory_planner.h"
+#include "runtime/compile/memory_planner.h"
 
 using ge::runtime::BufferRequest;
 using ge::runtime::FindPlacementClash;

@@ -8,7 +8,7 @@
 
 #include "ge/compiled_model.h"
 #include "ge/onnx_importer.h"
-#include "runtime/memory_planner.h"
+#include "runtime/compile/memory_planner.h"
 #include "test_support.h"
 
 using ge::runtime::BufferRequest;

@@ -4,8 +4,8 @@
 #include "device/device.h"
 #include "ge/builder.h"
 #include "ge/error.h"
-#include "runtime/compiler.h"
-#include "runtime/storage_plan.h"
+#include "runtime/compile/compiler.h"
+#include "runtime/compile/storage_plan.h"
 #include "test_models.h"
 #include "test_support.h"
 

@@ -11,9 +11,9 @@
 #include "../../benchmarks/inception_graph.h"
 #include "ge/builder.h"
 #include "ge/error.h"
-#include "runtime/compiler.h"
-#include "runtime/storage_plan.h"
-#include "runtime/stream_assignment.h"
+#include "runtime/compile/compiler.h"
+#include "runtime/compile/storage_plan.h"
+#include "runtime/compile/stream_assignment.h"
 #include "test_models.h"
 #include "test_support.h"
 

@@ -10,7 +10,7 @@
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
 #include "ge/error.h"
-#include "runtime/memory_planner.h"
+#include "runtime/compile/memory_planner.h"
 #include "test_support.h"
 
 namespace ge::test {

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "runtime/usable_cores.h"
+#include "runtime/execute/usable_cores.h"
 
 using ge::runtime::QuotaCoresFromCfs;
 using ge::runtime::QuotaCoresFromCpuMax;

@@ -1,4 +1,4 @@
-// The header of a .gem file (lib/runtime/gem.fbs): what `ge info` shows about
+// The header of a .gem file (lib/runtime/model_file/gem.fbs): what `ge info` shows about
 // the file itself, and the magic `ge run` uses to tell a .gem from an ONNX file.
 #pragma once
 
