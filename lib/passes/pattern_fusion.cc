@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "graph/half_float_bits.h"
 #include "passes/graph_rewrite.h"
 #include "passes/impl_mode_selection.h"
 
@@ -51,7 +52,7 @@ double ElementAsDouble(const Tensor& tensor, int64_t i) {
   switch (tensor.dtype()) {
     case DataType::kFloat: return tensor.data_as<float>()[i];
     case DataType::kFloat16: return static_cast<double>(tensor.data_as<_Float16>()[i]);
-    default: return std::bit_cast<float>(static_cast<uint32_t>(tensor.data_as<uint16_t>()[i]) << 16);  // bfloat16
+    default: return BFloat16BitsToFloat(tensor.data_as<uint16_t>()[i]);  // bfloat16
   }
 }
 
@@ -86,8 +87,7 @@ Tensor FilledTensor(DataType dtype, Shape shape, float value) {
     switch (dtype) {
       case DataType::kFloat: tensor.data_as<float>()[i] = value; break;
       case DataType::kFloat16: tensor.data_as<_Float16>()[i] = static_cast<_Float16>(value); break;
-      default:  // bfloat16: the exact values fusions need (0, 1) are the float's top half
-        tensor.data_as<uint16_t>()[i] = static_cast<uint16_t>(std::bit_cast<uint32_t>(value) >> 16);
+      default: tensor.data_as<uint16_t>()[i] = FloatToBFloat16Bits(value);  // bfloat16
     }
   }
   return tensor;

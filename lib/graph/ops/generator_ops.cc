@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "graph/half_float_bits.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
 
@@ -37,12 +38,7 @@ double ScalarElement(InferContext& ctx, const Tensor& tensor, const char* what) 
     case DataType::kFloat: return *tensor.data_as<float>();
     case DataType::kDouble: return *tensor.data_as<double>();
     case DataType::kFloat16: return static_cast<double>(*tensor.data_as<_Float16>());
-    case DataType::kBFloat16: {
-      const uint32_t bits = uint32_t{*tensor.data_as<uint16_t>()} << 16;
-      float value;
-      std::memcpy(&value, &bits, sizeof value);
-      return value;
-    }
+    case DataType::kBFloat16: return BFloat16BitsToFloat(*tensor.data_as<uint16_t>());
     default: return static_cast<double>(IntElement(ctx, tensor, what));
   }
 }

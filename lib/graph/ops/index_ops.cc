@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "graph/half_float_bits.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
 #include "graph/unique.h"
@@ -194,12 +195,7 @@ UniqueResult ConstantUnique(InferContext& ctx, const Tensor& x, int64_t outer, i
     case DataType::kBFloat16: {
       // bfloat16 is the upper half of a float32; the floats compare alike.
       std::vector<float> widened;
-      for (uint16_t bits : x.values<uint16_t>()) {
-        const uint32_t word = uint32_t{bits} << 16;
-        float f;
-        std::memcpy(&f, &word, sizeof f);
-        widened.push_back(f);
-      }
+      for (uint16_t bits : x.values<uint16_t>()) widened.push_back(BFloat16BitsToFloat(bits));
       return FindUnique(widened.data(), outer, n, inner, sorted);
     }
     default: ctx.Fail(fmt::format("dtype {} is not supported", DataTypeName(x.dtype())));

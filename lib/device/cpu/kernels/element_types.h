@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "device/cpu/kernels/kernel_utils.h"
+#include "graph/half_float_bits.h"
 
 namespace ge::device::cpu {
 
@@ -22,57 +23,11 @@ inline constexpr bool kIsHalf = std::is_same_v<T, _Float16> || std::is_same_v<T,
 template <typename T>
 using Compute = std::conditional_t<kIsHalf<T>, float, T>;
 
-inline float BFloat16ToFloat(BFloat16 v) {
-  const uint32_t bits = uint32_t{v.bits} << 16;
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-inline BFloat16 FloatToBFloat16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  if (std::isnan(f)) return {static_cast<uint16_t>((bits >> 16) | 0x40)};  // keep it a (quiet) NaN
-  bits += 0x7FFF + ((bits >> 16) & 1);  // round to nearest even
-  return {static_cast<uint16_t>(bits >> 16)};
-}
-
-// float16 <-> float32 on the bits. Without F16C (not in the baseline x86-64
-// ISA the project builds for) each _Float16 conversion is a libgcc call that
-// also keeps the loop around it from vectorizing; these are branch-free
-// (selects through masks), round to nearest even like the conversions they
-// replace, and vectorize.
-inline uint32_t SelectBits(bool cond, uint32_t a, uint32_t b) {
-  const uint32_t mask = 0u - static_cast<uint32_t>(cond);
-  return (a & mask) | (b & ~mask);
-}
-
-inline float HalfToFloat(_Float16 v) {
-  const uint16_t h = std::bit_cast<uint16_t>(v);
-  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
-  const uint32_t shifted = uint32_t{h & 0x7FFFu} << 13;  // exponent and mantissa in float position
-  // The exponent bias differs by 127 - 15 = 112: scaling by 2^112 fixes
-  // normal and subnormal halves alike. Inf and NaN get the all-ones exponent.
-  const float scaled = std::bit_cast<float>(shifted) * 0x1p112f;
-  return std::bit_cast<float>(sign |
-                              SelectBits(shifted >= 0x0F800000u, shifted | 0x7F800000u, std::bit_cast<uint32_t>(scaled)));
-}
-
-inline _Float16 FloatToHalf(float f) {
-  const uint32_t bits = std::bit_cast<uint32_t>(f);
-  const uint32_t sign = (bits >> 16) & 0x8000u;
-  const uint32_t x = bits & 0x7FFFFFFFu;
-  // Normal halves (|f| >= 2^-14): round the 13 dropped mantissa bits to
-  // nearest even, rebias; a carry may reach inf, larger values clamp to it.
-  const uint32_t rounded = ((x + 0x0FFFu + ((x >> 13) & 1u)) >> 13) - (112u << 10);
-  const uint32_t normal = rounded < 0x7C00u ? rounded : 0x7C00u;
-  // Subnormal halves: adding 0.5 leaves the value's multiple of 2^-24
-  // (rounded to nearest even by the float addition) in the low bits.
-  const uint32_t subnormal = std::bit_cast<uint32_t>(std::bit_cast<float>(x) + 0.5f) - 0x3F000000u;
-  const uint32_t h = SelectBits(x > 0x7F800000u, 0x7E00u | ((x >> 13) & 0x3FFu),  // NaN stays a (quiet) NaN
-                                SelectBits(x < 0x38800000u, subnormal, normal));
-  return std::bit_cast<_Float16>(static_cast<uint16_t>(sign | h));
-}
+// The kernels' element types over graph/half_float_bits.h.
+inline float BFloat16ToFloat(BFloat16 v) { return BFloat16BitsToFloat(v.bits); }
+inline BFloat16 FloatToBFloat16(float f) { return {FloatToBFloat16Bits(f)}; }
+inline float HalfToFloat(_Float16 v) { return HalfBitsToFloat(std::bit_cast<uint16_t>(v)); }
+inline _Float16 FloatToHalf(float f) { return std::bit_cast<_Float16>(FloatToHalfBits(f)); }
 
 template <typename T>
 inline Compute<T> Load(T v) {
