@@ -1,11 +1,13 @@
 // The norm-like reductions (ReduceL1D, ReduceL2D, ReduceSumSquareD,
-// ReduceLogSumD, ReduceLogSumExpD), InstanceNorm and LRN against float64 loops.
+// ReduceLogSumD, ReduceLogSumExpD), InstanceNorm and LRN against float64 loops;
+// the BatchNorm and InstanceNorm kernels' refusals.
 #include <cmath>
 #include <limits>
 
 #include <catch2/catch.hpp>
 
 #include "ge/error.h"
+#include "graph/op_schema.h"
 #include "kernel_harness.h"
 
 using namespace ge;
@@ -183,6 +185,28 @@ TEST_CASE("LRN refuses an unsupported norm_region naming the node", "[device][no
   node->attrs().Set("norm_region", std::string("WITHIN_CHANNEL"));
   SetOutput(node, 0, DataType::kFloat, Shape{1, 3, 2, 2});
   CHECK_THROWS_WITH(RunCpuKernel(*node, {}), Catch::Contains("bad_lrn") && Catch::Contains("ACROSS_CHANNELS"));
+}
+
+// The kernels re-check graph/norm_layout.h's rule: a node that skipped
+// inference (as these do) is refused, not read past.
+TEST_CASE("BatchNorm and InstanceNorm kernels refuse parameters that are not [C] of x's dtype", "[device][norm]") {
+  const Shape x{1, 3, 2, 2};
+  auto node_of = [&](const std::string& op, std::vector<std::pair<DataType, Shape>> params, Graph& g) {
+    std::vector<Value*> inputs{g.AddInput("x", DataType::kFloat, x)};
+    for (auto& [dtype, shape] : params) inputs.push_back(g.AddInput("p" + std::to_string(inputs.size()), dtype, shape));
+    Node* node = g.AddNode(op, "bad_norm", inputs);
+    OpRegistry::Global().Find(op)->NormalizeAttrs(*node);
+    SetOutput(node, 0, DataType::kFloat, x);
+    return node;
+  };
+  const std::pair<DataType, Shape> ok{DataType::kFloat, Shape{3}};
+  Graph g1, g2, g3;
+  CHECK_THROWS_WITH(RunCpuKernel(*node_of("InstanceNorm", {ok, {DataType::kFloat, Shape{4}}}, g1), {}),
+                    Catch::Contains("bad_norm") && Catch::Contains("'beta' has shape [4]; it must be [3]"));
+  CHECK_THROWS_WITH(RunCpuKernel(*node_of("BatchNorm", {ok, ok, {DataType::kFloat16, Shape{3}}, ok}, g2), {}),
+                    Catch::Contains("'mean' has dtype float16 but x has dtype float32"));
+  CHECK_THROWS_WITH(RunCpuKernel(*node_of("BatchNorm", {ok, ok, ok, {DataType::kUndefined, Shape{3}}}, g3), {}),
+                    Catch::Contains("'variance'") && Catch::Contains("dtype and dims known"));
 }
 
 TEST_CASE("ReduceSum reads its axes input at run time", "[device][reduce]") {

@@ -1,33 +1,17 @@
 // Normalizations: BatchNorm (inference), LayerNorm, InstanceNorm, LRN, SoftmaxV2.
 #include <fmt/core.h>
 
-
+#include "graph/norm_layout.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
 
 namespace ge {
 namespace {
 
-constexpr const char* kBatchNormParams[] = {"scale", "offset", "mean", "variance"};
-
-// x [N, C, ...]; scale, offset, mean and variance are [C].
-void InferBatchNorm(InferContext& ctx) {
-  infer::RequireNCHW(ctx);
-  if (infer::Attr<bool>(ctx, "is_training")) {
-    ctx.Fail("is_training=true is not supported: BatchNorm is inference-only (valid: false)");
-  }
-  const Shape& x = ctx.input_shape(0);
-  if (!x.unknown_rank() && x.rank() < 2) ctx.Fail(fmt::format("x must have rank >= 2, got {}", x.ToString()));
-  int64_t channels = x.unknown_rank() ? Shape::kUnknownDim : x.dim(1);
-  for (size_t i = 1; i <= 4; ++i) {
-    const Shape& param = ctx.input_shape(i);
-    const std::string what = kBatchNormParams[i - 1];
-    infer::RequireRank(ctx, param, 1, what);
-    if (!param.unknown_rank()) {
-      channels = infer::MergeDim(ctx, channels, param.dim(0), fmt::format("channels of x and length of {}", what));
-    }
-  }
-  ctx.set_output(0, ctx.input_dtype(0), x);
+// BatchNorm and InstanceNorm: x [N, C, ...] with [C] parameters (graph/norm_layout.h); y is like x.
+void InferChannelNorm(InferContext& ctx) {
+  CheckChannelNorm(ctx.node(), NormUnknowns::kPass);
+  ctx.set_output(0, ctx.input_dtype(0), ctx.input_shape(0));
 }
 
 // gamma/beta must broadcast to the normalized trailing shape of x.
@@ -67,23 +51,6 @@ void InferLayerNorm(InferContext& ctx) {
   for (size_t i = 1; i < ctx.num_outputs(); ++i) ctx.set_output(i, dtype, Shape(stats));
 }
 
-// x [N, C, spatial...]; gamma and beta are [C].
-void InferInstanceNorm(InferContext& ctx) {
-  infer::RequireNCHW(ctx);
-  const Shape& x = ctx.input_shape(0);
-  if (!x.unknown_rank() && x.rank() < 3) ctx.Fail(fmt::format("x must have rank >= 3, got {}", x.ToString()));
-  int64_t channels = x.unknown_rank() ? Shape::kUnknownDim : x.dim(1);
-  for (size_t i : {1, 2}) {
-    const Shape& param = ctx.input_shape(i);
-    const std::string what = i == 1 ? "gamma" : "beta";
-    infer::RequireRank(ctx, param, 1, what);
-    if (!param.unknown_rank()) {
-      channels = infer::MergeDim(ctx, channels, param.dim(0), fmt::format("channels of x and length of {}", what));
-    }
-  }
-  ctx.set_output(0, ctx.input_dtype(0), x);
-}
-
 // x [N, C, ...]; the window runs along C.
 void InferLrn(InferContext& ctx) {
   const Shape& x = ctx.input_shape(0);
@@ -111,7 +78,7 @@ void RegisterNormOps(OpRegistry& registry) {
                         .Attr("data_format", std::string("NCHW"))
                         .Attr("is_training", false)
                         .TypeConstraint("T", types::Float())
-                        .Infer(InferBatchNorm)
+                        .Infer(InferChannelNorm)
                         .Doc("(x - mean) / sqrt(variance + epsilon) * scale + offset over channel axis 1."));
   registry.Register(OpSchema("LayerNorm")
                         .Input("x")
@@ -134,7 +101,7 @@ void RegisterNormOps(OpRegistry& registry) {
                         .Attr("data_format", std::string("NCHW"))
                         .Attr("epsilon", 1e-6f)
                         .TypeConstraint("T", types::Float())
-                        .Infer(InferInstanceNorm)
+                        .Infer(InferChannelNorm)
                         .Doc("Normalizes each (n, c) plane over its spatial elements, then * gamma[c] + beta[c]."));
   registry.Register(OpSchema("LRN")
                         .Input("x")

@@ -14,6 +14,7 @@
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/fast_math.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "graph/norm_layout.h"
 
 namespace ge::device::cpu {
 
@@ -55,29 +56,6 @@ class BatchNormKernel final : public Kernel {
   int64_t batch_, channels_, spatial_;
   float epsilon_;
 };
-
-std::unique_ptr<Kernel> MakeBatchNorm(const Node& node) {
-  RequireNchw(node);
-  if (node.attrs().GetBool("is_training")) {
-    Fail(node, ErrorCode::kUnsupported, "attribute 'is_training' is true; only inference is supported");
-  }
-  const Shape& x = InputShape(node, 0);
-  if (x.rank() < 2) Fail(node, ErrorCode::kInvalidArgument, fmt::format("x must have rank >= 2, got {}", x.ToString()));
-  const int64_t channels = x.dim(1);
-  for (size_t i = 1; i <= 4; ++i) {
-    if (InputShape(node, i).NumElements() != channels || InputDtype(node, i) != InputDtype(node, 0)) {
-      Fail(node, ErrorCode::kInvalidArgument,
-           fmt::format("input {} must be {} with {} elements (the channels of x {}), got {} {}", i,
-                       DataTypeName(InputDtype(node, 0)), channels, x.ToString(), DataTypeName(InputDtype(node, i)),
-                       InputShape(node, i).ToString()));
-    }
-  }
-  const int64_t spatial = Product(std::span(x.dims()).subspan(2));
-  const float epsilon = node.attrs().GetFloat("epsilon");
-  return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<BatchNormKernel<typename decltype(tag)::type>>(x.dim(0), channels, spatial, epsilon);
-  });
-}
 
 // Mean and (biased) variance of n elements, two passes in double so that
 // large offsets do not swamp the variance.
@@ -255,22 +233,16 @@ class InstanceNormKernel final : public Kernel {
   float epsilon_;
 };
 
-std::unique_ptr<Kernel> MakeInstanceNorm(const Node& node) {
-  RequireNchw(node);
+// BatchNorm and InstanceNorm: the kernels index the parameters by channel, so
+// the node's layout rule is checked here too, with every dim and dtype known.
+template <template <typename> class NormKernel>
+std::unique_ptr<Kernel> MakeChannelNorm(const Node& node) {
+  const int64_t channels = CheckChannelNorm(node, NormUnknowns::kFail);
   const Shape& x = InputShape(node, 0);
-  if (x.rank() < 3) Fail(node, ErrorCode::kInvalidArgument, fmt::format("x must have rank >= 3, got {}", x.ToString()));
-  for (size_t i : {1, 2}) {
-    if (InputShape(node, i).NumElements() != x.dim(1) || InputDtype(node, i) != InputDtype(node, 0)) {
-      Fail(node, ErrorCode::kInvalidArgument,
-           fmt::format("input {} must be {} with {} elements (the channels of x {}), got {} {}", i,
-                       DataTypeName(InputDtype(node, 0)), x.dim(1), x.ToString(), DataTypeName(InputDtype(node, i)),
-                       InputShape(node, i).ToString()));
-    }
-  }
   const int64_t spatial = Product(std::span(x.dims()).subspan(2));
   const float epsilon = node.attrs().GetFloat("epsilon");
   return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<InstanceNormKernel<typename decltype(tag)::type>>(x.dim(0), x.dim(1), spatial, epsilon);
+    return std::make_unique<NormKernel<typename decltype(tag)::type>>(x.dim(0), channels, spatial, epsilon);
   });
 }
 
@@ -369,9 +341,9 @@ std::unique_ptr<Kernel> MakeLrn(const Node& node) {
 }  // namespace
 
 void RegisterNormalizationKernels(KernelRegistry& registry) {
-  RegisterKernel(registry, "BatchNorm", DataTypesOf(HalfFloatTypes{}), MakeBatchNorm);
+  RegisterKernel(registry, "BatchNorm", DataTypesOf(HalfFloatTypes{}), MakeChannelNorm<BatchNormKernel>);
   RegisterKernel(registry, "LayerNorm", DataTypesOf(HalfFloatTypes{}), MakeLayerNorm, DualImplModes());
-  RegisterKernel(registry, "InstanceNorm", DataTypesOf(HalfFloatTypes{}), MakeInstanceNorm);
+  RegisterKernel(registry, "InstanceNorm", DataTypesOf(HalfFloatTypes{}), MakeChannelNorm<InstanceNormKernel>);
   RegisterKernel(registry, "LRN", DataTypesOf(HalfFloatTypes{}), MakeLrn);
 }
 
