@@ -7,7 +7,6 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +14,7 @@
 
 #include "ge/error.h"
 #include "ge/graph.h"
+#include "ge/options.h"
 #include "ge/tensor.h"
 
 namespace ge {
@@ -24,8 +24,6 @@ struct RunProfile;
 namespace runtime {
 class AsyncRunner;
 }
-
-using Options = std::map<std::string, std::string>;
 
 struct TensorInfo {
   std::string name;
@@ -61,11 +59,6 @@ struct RunResult {
 // It may start other runs; an exception it throws is reported on stderr and
 // ignored.
 using RunCallback = std::function<void(RunResult)>;
-
-struct PassTiming {
-  std::string pass;
-  double milliseconds = 0;
-};
 
 class CompiledModel {
  public:

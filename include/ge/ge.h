@@ -9,6 +9,7 @@
 #include "ge/graph.h"
 #include "ge/impl_mode_report.h"
 #include "ge/onnx_importer.h"
+#include "ge/options.h"
 #include "ge/quantize.h"
 #include "ge/session.h"
 #include "ge/shape.h"

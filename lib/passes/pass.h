@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "ge/compiled_model.h"
 #include "ge/graph.h"
+#include "ge/options.h"
 
 namespace ge {
 
