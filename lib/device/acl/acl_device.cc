@@ -8,7 +8,7 @@
 
 #include "device/acl/acl_context.h"
 #include "device/acl/acl_error.h"
-#include "device/acl/acl_op_kernel.h"
+#include "device/acl/acl_kernels.h"
 #include "device/acl/acl_stream.h"
 #include "ge/error.h"
 
@@ -72,22 +72,10 @@ void SetCompileOptions(const AclCompileOptions& options, const std::string& devi
   }
 }
 
-// The CPU device's op types and dtypes, each run through the ACL op library.
-// ge decides implementation modes per node on the CPU; on ACL they are chosen
-// per op type by the compile options, so these kernels offer no modes.
-KernelRegistry AclKernels() {
-  KernelRegistry registry;
-  for (const KernelDef* cpu : CpuDevice().kernels().All()) {
-    registry.Register(KernelDef{cpu->op_type, cpu->dtypes, {},
-                                [](const Node& node) { return std::make_unique<acl::AclOpKernel>(node); }});
-  }
-  return registry;
-}
-
 class AclDevice final : public Device {
  public:
   AclDevice(int32_t device_id, const AclCompileOptions& options, aclrtMemMallocPolicy malloc_policy)
-      : context_(device_id), allocator_(context_, malloc_policy), kernels_(AclKernels()) {
+      : context_(device_id), allocator_(context_, malloc_policy), kernels_(acl::AclKernels()) {
     SetCompileOptions(options, context_.name());
   }
 
@@ -118,7 +106,7 @@ class AclDevice final : public Device {
 
   AclDeviceContext context_;  // first member: opened first, closed last
   AclAllocator allocator_;
-  KernelRegistry kernels_;
+  KernelRegistry kernels_;  // the schema op set as of the device's creation (acl_kernels.h)
 };
 
 }  // namespace

@@ -27,9 +27,12 @@ struct AclCompileOptions {
 
 // Opens ACL device `device_id` (initializing ACL on the first device of the
 // process, finalizing it with the last one) with a context of its own. Its
-// allocator takes device memory with aclrtMalloc under `malloc_policy`; its
-// kernels run every op type and dtype the CPU device has a kernel for, through
-// the ACL op library (acl::AclOpKernel). Streams, events and kernels it
+// allocator takes device memory with aclrtMalloc under `malloc_policy`. Its
+// kernels are acl::AclKernels() (acl_kernels.h): the op types of ge's op
+// schema registry as of this call, less those the runtime handles itself
+// (graph sources, control flow), for the dtypes their schemas allow, each run
+// through the ACL op library (acl::AclOpKernel); an op the library cannot run
+// fails when its kernel first executes. Streams, events and kernels it
 // creates must be destroyed before it. Throws ge::Error naming the ACL call
 // and ACL's message when the device cannot be opened.
 std::unique_ptr<Device> CreateAclDevice(int32_t device_id, const AclCompileOptions& options = {},
