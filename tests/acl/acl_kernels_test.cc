@@ -15,7 +15,7 @@
 #include "device/device.h"
 #include "device_support.h"
 #include "graph/op_schema.h"
-#include "runtime/control_flow.h"
+#include "runtime/dynamic/control_flow.h"
 #include "test_support.h"
 
 namespace ge::test {

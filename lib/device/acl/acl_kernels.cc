@@ -37,13 +37,13 @@ const std::vector<std::string_view>& HostHandledOpTypes() {
       // Graph sources: a Data node is a model input and a Const node a
       // constant; the runtime gives their values storage of their own (input
       // buffers, constants copied to the device once) and never runs them as a
-      // step (runtime/model_layout.cc, storage_plan.cc, dynamic_executor.cc).
+      // step (runtime/compile/model_layout.cc, storage_plan.cc, runtime/dynamic/dynamic_executor.cc).
       "Data",
       "Const",
       // Control flow (runtime::ControlFlowOp::Handles): not kernels but the
       // runtime's ControlFlowOp, which runs their subgraphs as models of their
-      // own (runtime/control_flow.cc). A model holding one runs dynamically,
-      // which only a host-memory device does: runtime/compiler.cc refuses it
+      // own (runtime/dynamic/control_flow.cc). A model holding one runs dynamically,
+      // which only a host-memory device does: runtime/compile/compiler.cc refuses it
       // for the Ascend device. Nor could AclOpKernel hand them to ACL: their
       // subgraph attributes have no aclopAttr form (acl_op_kernel.h).
       "If",
