@@ -118,6 +118,9 @@ static void test_vendor_swish(void) {
   /* A second plugin registering VendorSwish is refused with the registry's reason. */
   CHECK_FAILS(ge_plugin_load(CLASH_PLUGIN), GE_INVALID_ARGUMENT, "registration failed");
   CHECK(strstr(ge_last_error(), "VendorSwish") != NULL);
+  /* A pass named like one of the CPU device's rewrites (the device stage) is refused at registration. */
+  CHECK_FAILS(ge_plugin_load(PASS_CLASH_PLUGIN), GE_INVALID_ARGUMENT, "registration failed");
+  CHECK(strstr(ge_last_error(), "nhwc_layout") != NULL && strstr(ge_last_error(), "cpu device") != NULL);
 
   /* The plugin's inference rejects other dtypes with its own message, naming the node. */
   ge_graph* graph = NULL;

@@ -1,12 +1,17 @@
 /* A test plugin that declares the plugin-ABI version TEST_PLUGIN_ABI_VERSION
  * and registers TEST_PLUGIN_OP, y = x + offset on float32 (int attribute
- * offset, default 0), and a pass TEST_PLUGIN_OP "_bump" that adds 1 to the
- * offset of every such node. The kernel fails on a negative offset, the pass
- * on offset 100. tests/c_api/CMakeLists.txt builds it with an older and a newer
- * version than the host's, and with a clashing op type. */
+ * offset, default 0), and a pass TEST_PLUGIN_PASS (TEST_PLUGIN_OP "_bump"
+ * unless defined) that adds 1 to the offset of every such node. The kernel
+ * fails on a negative offset, the pass on offset 100.
+ * tests/c_api/CMakeLists.txt builds it with an older and a newer version than
+ * the host's, with a clashing op type, and with a clashing pass name. */
 #include <string.h>
 
 #include "ge_c/ge_plugin.h"
+
+#ifndef TEST_PLUGIN_PASS
+#define TEST_PLUGIN_PASS TEST_PLUGIN_OP "_bump"
+#endif
 
 static const ge_plugin_host* host;
 
@@ -60,7 +65,7 @@ __attribute__((visibility("default"))) int ge_plugin_register(const ge_plugin_ho
   if (host->register_op(&op) != GE_OK) return 1;
   ge_plugin_kernel_def kernel = {sizeof(ge_plugin_kernel_def), TEST_PLUGIN_OP, GE_DTYPE_FLOAT32, RunAddOffset, NULL};
   if (host->register_cpu_kernel(&kernel) != GE_OK) return 1;
-  ge_plugin_pass_def pass = {sizeof(ge_plugin_pass_def), TEST_PLUGIN_OP "_bump", GE_PLUGIN_PASS_AFTER_INFER_SHAPE,
+  ge_plugin_pass_def pass = {sizeof(ge_plugin_pass_def), TEST_PLUGIN_PASS, GE_PLUGIN_PASS_AFTER_INFER_SHAPE,
                              BumpOffset, NULL};
   return host->register_pass(&pass) == GE_OK ? 0 : 1;
 }
