@@ -42,8 +42,8 @@ LAYERS = [
      "compile pipeline, memory plan, executors, Session, .gem files"),
     ("quant", ["lib/quant"], "lib/quant",
      "post-training quantization and layer-by-layer comparison"),
-    ("c_api", ["lib/c_api", "include/ge_c"], "lib/c_api + include/ge_c",
-     "C ABI (libge_c.so) and the plugin ABI"),
+    ("c_api", ["lib/c_api"], "lib/c_api",
+     "C ABI (libge_c.so) over the public C++ API"),
     ("tools", ["tools"], "tools",
      "the ge CLI (tools/ge) and build-time generators"),
     ("python", ["bindings/python"], "bindings/python",
@@ -53,10 +53,11 @@ LAYERS = [
 ]
 RANK = {"graph": 0, "passes": 1, "device": 2, "runtime": 3, "quant": 4, "c_api": 5,
         "tools": 6, "python": 6, "examples": 6}
-# The public C++ headers: declared here, implemented by the lib/ layers, included by
-# every layer. Drawn as a column beside the stack; it may include nothing but itself.
-API = ("api", ["include/ge"], "include/ge", "public C++ API: Graph, GraphBuilder, "
-       "CompiledModel, Session, ImportOnnxFile, Quantize, CompareModels")
+# The public headers: declared here, implemented by the lib/ layers (lib/c_api the C
+# ABI, lib/runtime/plugin the host side of the plugin ABI), included by every layer.
+# Drawn as a column beside the stack; it may include nothing but itself.
+API = ("api", ["include/ge", "include/ge_c"], "include/ge, include/ge_c", "public C++ API: Graph, "
+       "GraphBuilder, CompiledModel, Session, ImportOnnxFile, Quantize, CompareModels; C ABI; plugin ABI")
 
 # Where sources are looked for; every folder with files under them must be in a layer.
 SCANNED = ["lib", "include", "tools", "bindings/python", "examples"]

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "ge/export.h"
 #include "ge/tensor.h"
 #include "ge/types.h"
 
@@ -28,7 +29,7 @@ enum class AttrType : int {
   kGraph,  // a subgraph (If branches, Loop and Scan bodies); immutable, shared by copies of the node
 };
 
-std::string_view AttrTypeName(AttrType type);
+GE_API std::string_view AttrTypeName(AttrType type);
 
 // The alternatives are in AttrType order, so AttrValue::index() == AttrType.
 using AttrValue = std::variant<int64_t, float, std::string, bool, std::vector<int64_t>, std::vector<float>,
@@ -38,7 +39,7 @@ inline AttrType TypeOf(const AttrValue& value) { return static_cast<AttrType>(va
 
 // Attribute dictionary of a node. Getters throw ge::Error (naming the attribute
 // and the expected type) when the attribute is absent or has another type.
-class AttrMap {
+class GE_API AttrMap {
  public:
   void Set(const std::string& name, AttrValue value) { attrs_[name] = std::move(value); }
   bool Has(const std::string& name) const { return attrs_.count(name) != 0; }

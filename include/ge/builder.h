@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ge/attr.h"
+#include "ge/export.h"
 #include "ge/graph.h"
 #include "ge/tensor.h"
 
@@ -29,21 +30,21 @@ namespace ge {
 
 // 2-D window parameters in (height, width) order; the builder expands them to
 // the 4-element NCHW attributes of the op.
-struct Conv2DOptions {
+struct GE_API Conv2DOptions {
   std::array<int64_t, 2> strides = {1, 1};
   std::array<int64_t, 4> pads = {0, 0, 0, 0};  // top, bottom, left, right
   std::array<int64_t, 2> dilations = {1, 1};
   int64_t groups = 1;
 };
 
-struct Pool2DOptions {
+struct GE_API Pool2DOptions {
   std::array<int64_t, 2> kernel = {2, 2};
   std::array<int64_t, 2> strides = {2, 2};
   std::array<int64_t, 4> pads = {0, 0, 0, 0};  // top, bottom, left, right
   bool ceil_mode = false;
 };
 
-class GraphBuilder {
+class GE_API GraphBuilder {
  public:
   explicit GraphBuilder(std::string graph_name = "graph");
   ~GraphBuilder();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ge/compiled_model.h"
+#include "ge/export.h"
 #include "ge/graph.h"
 #include "ge/shape.h"
 #include "ge/tensor.h"
@@ -25,7 +26,7 @@ namespace ge {
 // The ten msaccucmp metrics of one tensor pair, computed in double. "Mine" is
 // the compared model (msaccucmp's "My Output", the NPU side), "truth" the
 // reference. A metric that is undefined for the pair is NaN and `note` says why.
-struct CompareMetrics {
+struct GE_API CompareMetrics {
   double cosine = 0;                       // CosineSimilarity, at most 1
   double max_abs_error = 0;                // MaxAbsoluteError
   double accumulated_relative_error = 0;   // AccumulatedRelativeError
@@ -44,7 +45,7 @@ struct CompareMetrics {
 
 // One paired value: a non-constant value of the model whose name is also a
 // non-constant value of the reference, with the same element count.
-struct LayerComparison {
+struct GE_API LayerComparison {
   size_t index = 0;            // row number, from 0
   size_t op_sequence = 0;      // position of the producing node in the model's execution order
   std::string op_name;         // the model's node that produced the value (msaccucmp's NPUDump)
@@ -62,7 +63,7 @@ struct LayerComparison {
 };
 
 // Graph output `index` of the model against output `index` of the reference.
-struct OutputComparison {
+struct GE_API OutputComparison {
   size_t index = 0;
   std::string name;            // the model's output name
   std::string ground_truth;    // the reference's output name
@@ -73,7 +74,7 @@ struct OutputComparison {
   std::string fail_reason;
 };
 
-struct ModelComparison {
+struct GE_API ModelComparison {
   std::vector<LayerComparison> layers;  // in the model's topological order
   std::vector<OutputComparison> outputs;
   double output_cosine = 0;             // the lowest output cosine; NaN when any output's is NaN
@@ -81,7 +82,7 @@ struct ModelComparison {
   size_t layers_below_threshold = 0;
 };
 
-struct CompareOptions {
+struct GE_API CompareOptions {
   Options compile_options;  // used for both models (ge.* keys, docs/options.md)
   double cosine_threshold = 0.99;
 };
@@ -92,7 +93,7 @@ struct CompareOptions {
 // shape (naming the input), when `inputs` does not fit them, or when the
 // graphs' output counts or output element counts differ; compile and run
 // errors pass through.
-ModelComparison CompareModels(const Graph& reference, const Graph& model, const std::vector<Tensor>& inputs,
+GE_API ModelComparison CompareModels(const Graph& reference, const Graph& model, const std::vector<Tensor>& inputs,
                               const CompareOptions& options = {});
 
 // The layer rows as CSV in msaccucmp's column order: Index, OpSequence,
@@ -100,6 +101,6 @@ ModelComparison CompareModels(const Graph& reference, const Graph& model, const 
 // Shape, the 10 metrics, CompareFailReason. Address is always "NaN" (there is
 // no device address); NaN metrics print as "NaN"; CompareFailReason holds the
 // fail reason, else the metrics' note. Fields with commas or quotes are quoted.
-std::string ComparisonCsv(const ModelComparison& comparison);
+GE_API std::string ComparisonCsv(const ModelComparison& comparison);
 
 }  // namespace ge

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ge/error.h"
+#include "ge/export.h"
 #include "ge/graph.h"
 #include "ge/options.h"
 #include "ge/tensor.h"
@@ -25,14 +26,14 @@ namespace runtime {
 class AsyncRunner;
 }
 
-struct TensorInfo {
+struct GE_API TensorInfo {
   std::string name;
   DataType dtype = DataType::kUndefined;
   Shape shape;
 };
 
 // What the memory planner decided, in bytes.
-struct MemorySummary {
+struct GE_API MemorySummary {
   size_t const_bytes = 0;        // weights and other constants
   size_t arena_bytes = 0;        // planned activation arena of one run
   size_t no_reuse_bytes = 0;     // what the activations would take without any reuse
@@ -49,7 +50,7 @@ struct MemorySummary {
 
 // The outcome of an asynchronous run: its outputs, or the error that ended it
 // (ge::Error's code and message; any other exception is kInternal).
-struct RunResult {
+struct GE_API RunResult {
   std::vector<Tensor> outputs;  // empty on error
   std::optional<Error> error;
   bool ok() const { return !error.has_value(); }
@@ -60,7 +61,7 @@ struct RunResult {
 // ignored.
 using RunCallback = std::function<void(RunResult)>;
 
-class CompiledModel {
+class GE_API CompiledModel {
  public:
   // Compiles `graph` with the given options (`ge.*` keys, see docs/options.md).
   static std::shared_ptr<const CompiledModel> Compile(std::unique_ptr<Graph> graph, const Options& options = {});

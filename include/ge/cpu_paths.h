@@ -5,9 +5,11 @@
 
 #include <string>
 
+#include "ge/export.h"
+
 namespace ge {
 
-struct CpuPaths {
+struct GE_API CpuPaths {
   std::string loops;   // ge's own loop kernels: "avx512", "avx2" or "baseline"
   std::string onednn;  // oneDNN's ISA, in ONEDNN_MAX_CPU_ISA's names: "avx512_core_bf16", "avx2", ...
   // int8 convolutions and matmuls: "vnni" (s8 activations as they are), or
@@ -20,13 +22,13 @@ struct CpuPaths {
 };
 
 // Throws Error(kInvalidArgument) when GE_MAX_CPU_ISA names no ISA.
-CpuPaths DescribeCpuPaths();
+GE_API CpuPaths DescribeCpuPaths();
 
 // True when int8 products on a CPU with the instruction set `isa` use VNNI:
 // `isa` takes GE_MAX_CPU_ISA's names (AVX2, AVX512_CORE_VNNI, ..., any
 // case), empty meaning this machine as capped. Without VNNI, filters inside
 // [-64, 64] multiply once, wider ones twice. Throws Error(kInvalidArgument)
 // naming `option` and the valid names for an unknown one.
-bool Int8UsesVnni(const std::string& isa, const std::string& option);
+GE_API bool Int8UsesVnni(const std::string& isa, const std::string& option);
 
 }  // namespace ge

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ge/export.h"
+
 namespace ge {
 
 enum class ErrorCode : int {
@@ -20,9 +22,9 @@ enum class ErrorCode : int {
   kInternal = 6,          // a bug in ge
 };
 
-const char* ErrorCodeName(ErrorCode code);
+GE_API const char* ErrorCodeName(ErrorCode code);
 
-class Error : public std::runtime_error {
+class GE_API Error : public std::runtime_error {
  public:
   Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const noexcept { return code_; }

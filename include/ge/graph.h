@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ge/attr.h"
+#include "ge/export.h"
 #include "ge/shape.h"
 #include "ge/types.h"
 
@@ -22,13 +23,13 @@ namespace ge {
 class Node;
 class Graph;
 
-struct Use {
+struct GE_API Use {
   Node* node;
   int input_index;
   bool operator==(const Use&) const = default;
 };
 
-class Value {
+class GE_API Value {
  public:
   const std::string& name() const { return name_; }
   DataType dtype() const { return dtype_; }
@@ -57,7 +58,7 @@ class Value {
   std::vector<Use> uses_;
 };
 
-class Node {
+class GE_API Node {
  public:
   const std::string& name() const { return name_; }
   const std::string& op_type() const { return op_type_; }
@@ -97,7 +98,7 @@ class Node {
   AttrMap attrs_;
 };
 
-class Graph {
+class GE_API Graph {
  public:
   explicit Graph(std::string name = "graph");
   ~Graph();

@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "ge/compiled_model.h"
+#include "ge/export.h"
 
 namespace ge {
 
-struct ImplModeRecord {
+struct GE_API ImplModeRecord {
   std::string node;
   std::string op_type;
   DataType dtype = DataType::kUndefined;  // the dtype the kernel was chosen for (first input)
@@ -25,6 +26,6 @@ struct ImplModeRecord {
 // The nodes that asked for a mode or whose kernel offers a choice, in
 // topological order. Nodes without either run their only implementation and
 // are left out. Survives Save/Load.
-std::vector<ImplModeRecord> ImplModeReport(const CompiledModel& model);
+GE_API std::vector<ImplModeRecord> ImplModeReport(const CompiledModel& model);
 
 }  // namespace ge

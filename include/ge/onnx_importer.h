@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "ge/export.h"
 #include "ge/graph.h"
 
 namespace ge {
@@ -12,10 +13,10 @@ namespace ge {
 // External data files are resolved only inside the model's folder. Throws
 // ge::Error naming the file; unsupported ops are listed all at once with the
 // names of the nodes that use them.
-std::unique_ptr<Graph> ImportOnnxFile(const std::string& path);
+GE_API std::unique_ptr<Graph> ImportOnnxFile(const std::string& path);
 // The same from a buffer; external data is resolved against base_dir, and
 // refused when base_dir is empty.
-std::unique_ptr<Graph> ImportOnnxBuffer(const void* data, size_t size, const std::string& base_dir = "",
+GE_API std::unique_ptr<Graph> ImportOnnxBuffer(const void* data, size_t size, const std::string& base_dir = "",
                                         const std::string& origin = "<memory>");
 
 }  // namespace ge

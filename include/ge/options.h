@@ -5,13 +5,15 @@
 #include <map>
 #include <string>
 
+#include "ge/export.h"
+
 namespace ge {
 
 // `ge.*` option keys and their string values (GE's convention; docs/options.md).
 using Options = std::map<std::string, std::string>;
 
 // How long one graph pass took during a compile, in its run order.
-struct PassTiming {
+struct GE_API PassTiming {
   std::string pass;
   double milliseconds = 0;
 };

@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "ge/compiled_model.h"
+#include "ge/export.h"
 
 namespace ge {
 
-struct PlannedStep {
+struct GE_API PlannedStep {
   std::string node;
   std::string op_type;
   int stream = 0;
@@ -21,7 +22,7 @@ struct PlannedStep {
 
 // One activation in the arena: live from the step that writes it to the last
 // step that reads it (the end of the run for graph outputs), both inclusive.
-struct PlannedBuffer {
+struct GE_API PlannedBuffer {
   std::string value;
   size_t offset = 0;
   size_t bytes = 0;
@@ -29,7 +30,7 @@ struct PlannedBuffer {
   int last_step = 0;
 };
 
-struct PlanSummary {
+struct GE_API PlanSummary {
   bool dynamic = false;  // shapes known only at run time: no steps, no buffers
   size_t const_bytes = 0;
   size_t feature_bytes = 0;  // the activation arena of one run
@@ -40,6 +41,6 @@ struct PlanSummary {
   std::vector<PlannedBuffer> buffers;  // arena-resident values, by first step
 };
 
-PlanSummary SummarizePlan(const CompiledModel& model);
+GE_API PlanSummary SummarizePlan(const CompiledModel& model);
 
 }  // namespace ge

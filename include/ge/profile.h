@@ -6,11 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "ge/export.h"
 #include "ge/shape.h"
 
 namespace ge {
 
-struct StepProfile {
+struct GE_API StepProfile {
   std::string node;
   std::string op_type;
   std::string kernel;  // the kernel's implementation, e.g. "cpu/ConvKernel"; "view" for a step that runs nothing
@@ -22,7 +23,7 @@ struct StepProfile {
   size_t live_bytes = 0;  // activation bytes live while the step runs (the planned ones, or a dynamic run's tensors)
 };
 
-struct RunProfile {
+struct GE_API RunProfile {
   double total_us = 0;
   std::vector<StepProfile> steps;  // by start time
 };

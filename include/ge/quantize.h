@@ -23,12 +23,13 @@
 #include <vector>
 
 #include "ge/compiled_model.h"
+#include "ge/export.h"
 #include "ge/graph.h"
 #include "ge/tensor.h"
 
 namespace ge {
 
-struct QuantizeOptions {
+struct GE_API QuantizeOptions {
   // AMCT simple config (AMCTConfig in protobuf text format); empty: AMCT's
   // defaults (INT8, IFMR with offsets, channel-wise symmetric ARQ).
   std::string config_path;
@@ -58,7 +59,7 @@ struct QuantizeOptions {
 };
 
 // What happened to one candidate layer.
-struct QuantizedLayer {
+struct GE_API QuantizedLayer {
   std::string layer;            // node name in the float graph
   std::string op_type;          // Ascend IR type (Conv2D, MatMulV2, ...)
   std::string decision;         // "INT8", "INT16", "weight-only INT8", "skipped: <rule or config entry>"
@@ -68,7 +69,7 @@ struct QuantizedLayer {
 };
 
 // One rung climbed by the fallback ladder.
-struct FallbackStep {
+struct GE_API FallbackStep {
   std::string layer;
   std::string from;  // e.g. "INT8 ifmr"
   std::string to;    // e.g. "INT8 hfmg", "INT16 ifmr", "float"
@@ -77,7 +78,7 @@ struct FallbackStep {
   double output_cosine_after = 0;
 };
 
-struct QuantizeResult {
+struct GE_API QuantizeResult {
   std::unique_ptr<Graph> graph;  // the deploy graph
   std::vector<QuantizedLayer> layers;
   std::vector<FallbackStep> fallback;
@@ -93,13 +94,13 @@ struct QuantizeResult {
 
 // Throws ge::Error naming the config file and line, the layer and the rule,
 // or the calibration input that is wrong.
-QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options);
+GE_API QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options);
 
 // Calibration batches from a folder of .npy files (sorted by name; one file
 // per batch for a one-input model, files named after the inputs otherwise:
 // "<input>_<k>.npy" or "<input>.<k>.npy") or from a text file listing one
 // batch per line (comma-separated .npy paths in model input order).
 // Throws ge::Error naming the file and the input it does not fit.
-std::vector<std::vector<Tensor>> LoadCalibrationData(const std::string& path, const std::vector<TensorInfo>& inputs);
+GE_API std::vector<std::vector<Tensor>> LoadCalibrationData(const std::string& path, const std::vector<TensorInfo>& inputs);
 
 }  // namespace ge

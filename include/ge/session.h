@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "ge/compiled_model.h"
+#include "ge/export.h"
 #include "ge/graph.h"
 
 namespace ge {
 
-class Session {
+class GE_API Session {
  public:
   explicit Session(Options options = {});
   ~Session();

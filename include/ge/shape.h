@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "ge/export.h"
+
 namespace ge {
 
-class Shape {
+class GE_API Shape {
  public:
   static constexpr int64_t kUnknownDim = -1;
 

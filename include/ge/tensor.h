@@ -10,12 +10,13 @@
 #include <span>
 #include <vector>
 
+#include "ge/export.h"
 #include "ge/shape.h"
 #include "ge/types.h"
 
 namespace ge {
 
-class Tensor {
+class GE_API Tensor {
  public:
   static constexpr size_t kAlignment = 64;
 

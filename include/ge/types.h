@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "ge/export.h"
+
 namespace ge {
 
 enum class DataType : int32_t {
@@ -49,17 +51,17 @@ enum class Format : int32_t {
 };
 
 // Bytes per element; 0 for kUndefined and kString (strings are not plain data).
-size_t DataTypeSize(DataType type);
+GE_API size_t DataTypeSize(DataType type);
 
 // Lower-case name as used in options, error messages and `ge info` ("float32", "int64", ...).
-std::string_view DataTypeName(DataType type);
+GE_API std::string_view DataTypeName(DataType type);
 
 // Inverse of DataTypeName; also accepts the ACL spellings ("float", "float16", "bf16").
-std::optional<DataType> ParseDataType(std::string_view name);
+GE_API std::optional<DataType> ParseDataType(std::string_view name);
 
-bool IsFloatingPoint(DataType type);
-bool IsInteger(DataType type);  // signed or unsigned, not bool
+GE_API bool IsFloatingPoint(DataType type);
+GE_API bool IsInteger(DataType type);  // signed or unsigned, not bool
 
-std::string_view FormatName(Format format);
+GE_API std::string_view FormatName(Format format);
 
 }  // namespace ge

@@ -6,8 +6,9 @@
  *   uint32_t ge_plugin_abi_version(void);             returns GE_PLUGIN_ABI_VERSION
  *   int ge_plugin_register(const ge_plugin_host* host); 0 on success
  *
- * The host (libge_c) loads it with ge_plugin_load() or through the
- * GE_PLUGIN_PATH environment variable, checks the declared version, then calls
+ * The host (libge) loads it through ge_plugin_load(), ge::LoadPlugin (the C++
+ * API, ge/plugin.h) or the GE_PLUGIN_PATH environment variable, checks the
+ * declared version, then calls
  * ge_plugin_register with its table of functions, through which the plugin
  * registers custom ops (schema and shape inference), CPU kernels and passes.
  *

@@ -15,6 +15,7 @@
 #include "ge/compiled_model.h"
 #include "ge/error.h"
 #include "ge/graph.h"
+#include "ge/plugin.h"
 #include "ge/session.h"
 #include "ge/tensor.h"
 #include "ge_c/ge_c.h"
@@ -57,15 +58,14 @@ void ClearError();
 ge_status StatusOf(ErrorCode code);
 // Throws the armed test failure (ge_test_inject_failure) once, if any.
 void ThrowInjectedFailure();
-// Loads the plugins GE_PLUGIN_PATH names, once per process (plugin_load.cc);
-// every entry point runs it first, so that their ops exist on first use.
-void LoadEnvironmentPlugins() noexcept;
 
 // Runs body() and turns whatever it throws into a status and a message that
 // starts with the entry point's name.
 template <typename Body>
 ge_status Guard(const char* function, Body&& body) noexcept {
-  LoadEnvironmentPlugins();
+  // The plugins GE_PLUGIN_PATH names load before any entry point's work, so
+  // that their ops exist on first use.
+  LoadPluginsFromEnvironment();
   try {
     ThrowInjectedFailure();
     body();

@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "c_api_internal.h"
 #include "device/device.h"
+#include "ge/error.h"
+#include "ge/types.h"
 #include "ge_c/ge_plugin.h"
 #include "graph/op_schema.h"
 #include "passes/extra_passes.h"
-#include "plugin_internal.h"
+#include "runtime/plugin/plugin_host.h"
 
 namespace {
 
@@ -49,6 +50,42 @@ ge_status RecordFailure(ge_status status, const std::string& message) {
   return status;
 }
 
+// ge_status numbers its members as ge::ErrorCode does (include/ge_c/ge_c.h).
+static_assert(GE_INVALID_ARGUMENT == static_cast<int>(ge::ErrorCode::kInvalidArgument) &&
+              GE_INVALID_MODEL == static_cast<int>(ge::ErrorCode::kInvalidModel) &&
+              GE_UNSUPPORTED == static_cast<int>(ge::ErrorCode::kUnsupported) &&
+              GE_NOT_FOUND == static_cast<int>(ge::ErrorCode::kNotFound) &&
+              GE_IO_ERROR == static_cast<int>(ge::ErrorCode::kIoError) &&
+              GE_INTERNAL == static_cast<int>(ge::ErrorCode::kInternal));
+ge_status StatusOf(ge::ErrorCode code) { return static_cast<ge_status>(code); }
+
+// Arguments a plugin passes to the host.
+void RequireArgument(const void* pointer, const char* argument) {
+  if (pointer == nullptr) {
+    throw ge::Error(ge::ErrorCode::kInvalidArgument, fmt::format("argument '{}' is NULL", argument));
+  }
+}
+std::string RequireString(const char* text, const char* argument) {
+  RequireArgument(text, argument);
+  return text;
+}
+// ge_dtype numbers its members as ge::DataType does; the plugin ABI has no
+// string or complex types.
+ge::DataType DataTypeOf(ge_dtype dtype) {
+  const auto type = static_cast<ge::DataType>(dtype);
+  const bool in_plugin_abi = type != ge::DataType::kString && type != ge::DataType::kComplex64 &&
+                             type != ge::DataType::kComplex128 && ge::DataTypeName(type) != "undefined";
+  if (!in_plugin_abi) {
+    throw ge::Error(ge::ErrorCode::kInvalidArgument,
+                    fmt::format("dtype {} is not a ge_dtype value", static_cast<int>(dtype)));
+  }
+  return type;
+}
+ge::Shape ShapeOf(const int64_t* dims, size_t rank) {
+  if (rank > 0) RequireArgument(dims, "dims");
+  return ge::Shape(std::vector<int64_t>(dims, dims + rank));
+}
+
 // Runs the body of a host function; failures become a status and the plugin
 // error (which ge_plugin_load or the failing callback's caller reports).
 template <typename Body>
@@ -57,7 +94,7 @@ ge_status GuardPluginCall(Body&& body) noexcept {
     body();
     return GE_OK;
   } catch (const ge::Error& e) {
-    return RecordFailure(ge::capi::StatusOf(e.code()), e.what());
+    return RecordFailure(StatusOf(e.code()), e.what());
   } catch (const std::exception& e) {
     return RecordFailure(GE_INTERNAL, e.what());
   } catch (...) {
@@ -80,7 +117,7 @@ ge::OpSchema SchemaOf(const ge_plugin_op_def& def) {
   for (size_t i = 0; i < def.num_outputs; ++i) schema.Output(fmt::format("output{}", i), "");
   for (size_t i = 0; i < def.num_attrs; ++i) {
     const ge_plugin_attr_decl& attr = def.attrs[i];
-    std::string name = ge::capi::RequireString(attr.name, "attrs[].name");
+    std::string name = RequireString(attr.name, "attrs[].name");
     ge::AttrValue default_value;
     switch (attr.type) {
       case GE_PLUGIN_ATTR_INT: default_value = attr.default_int; break;
@@ -130,14 +167,14 @@ class PluginKernel final : public ge::device::Kernel {
 
 ge_status HostRegisterOp(const ge_plugin_op_def* def) {
   return GuardPluginCall([&] {
-    ge::capi::Require(def, "def");
+    RequireArgument(def, "def");
     ge::OpRegistry::Global().Register(SchemaOf(*def));
   });
 }
 
 ge_status HostRegisterCpuKernel(const ge_plugin_kernel_def* def) {
   return GuardPluginCall([&] {
-    ge::capi::Require(def, "def");
+    RequireArgument(def, "def");
     if (!GE_PLUGIN_HAS(*def, ge_plugin_kernel_def, user_data) || def->op_type == nullptr || def->run == nullptr) {
       throw ge::Error(ge::ErrorCode::kInvalidArgument, "register_cpu_kernel: op_type, run and struct_size are required");
     }
@@ -145,7 +182,7 @@ ge_status HostRegisterCpuKernel(const ge_plugin_kernel_def* def) {
     void* user_data = def->user_data;
     ge::device::KernelDef kernel;
     kernel.op_type = def->op_type;
-    kernel.dtypes = {ge::capi::ToDataType(def->dtype)};
+    kernel.dtypes = {DataTypeOf(def->dtype)};
     kernel.factory = [run, user_data](const ge::Node& node) -> std::unique_ptr<ge::device::Kernel> {
       return std::make_unique<PluginKernel>(node, run, user_data);
     };
@@ -177,7 +214,7 @@ ge_status InferSetOutput(ge_plugin_infer_context* c, size_t i, ge_dtype dtype, c
     if (i >= context.num_outputs()) {
       context.Fail(fmt::format("plugin set output {} of {}", i, context.num_outputs()));
     }
-    context.set_output(i, ge::capi::ToDataType(dtype), ge::capi::ToShape(dims, rank));
+    context.set_output(i, DataTypeOf(dtype), ShapeOf(dims, rank));
   });
 }
 
@@ -285,7 +322,7 @@ ge::PassStage PassStageOf(const ge_plugin_pass_def& def) {
 
 ge_status HostRegisterPass(const ge_plugin_pass_def* def) {
   return GuardPluginCall([&] {
-    ge::capi::Require(def, "def");
+    RequireArgument(def, "def");
     if (!GE_PLUGIN_HAS(*def, ge_plugin_pass_def, user_data) || def->name == nullptr || def->visit == nullptr) {
       throw ge::Error(ge::ErrorCode::kInvalidArgument, "register_pass: name, visit and struct_size are required");
     }
@@ -312,8 +349,8 @@ const ge_plugin_attrs* NodeAttrs(const ge_plugin_node* node) { return node ? ToC
 
 ge_status SetNodeAttr(ge_plugin_node* node, const char* name, ge::AttrValue value) {
   return GuardPluginCall([&] {
-    ge::capi::Require(node, "node");
-    FromC(node).attrs().Set(ge::capi::RequireString(name, "name"), std::move(value));
+    RequireArgument(node, "node");
+    FromC(node).attrs().Set(RequireString(name, "name"), std::move(value));
   });
 }
 ge_status NodeSetAttrInt(ge_plugin_node* node, const char* name, int64_t value) { return SetNodeAttr(node, name, value); }
@@ -327,7 +364,7 @@ ge_status NodeSetAttrString(ge_plugin_node* node, const char* name, const char* 
 
 }  // namespace
 
-namespace ge::capi {
+namespace ge::runtime {
 
 const ge_plugin_host& PluginHost() {
   static const ge_plugin_host host = {
@@ -344,4 +381,4 @@ const ge_plugin_host& PluginHost() {
 
 std::string TakePluginRegistrationError() { return TakePluginError(); }
 
-}  // namespace ge::capi
+}  // namespace ge::runtime
