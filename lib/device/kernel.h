@@ -50,6 +50,12 @@ class Kernel {
     return -1;
   }
 
+  // Whether Run() takes every dim from ctx's views rather than from the
+  // shapes the kernel was built for. A dynamic model then runs this one
+  // kernel at any shapes of the same dtypes and ranks (with outputs not all
+  // empty), instead of building one per shape.
+  virtual bool TakesShapesAtRun() const { return false; }
+
   // A constant input the kernel re-laid-out at build time into memory of its
   // own. A .gem file stores these, and a load offers them back to the kernels
   // it builds (prepacked_weights.h), which then skip the work.

@@ -58,22 +58,25 @@ struct TypedPort {
 // ---------------------------------------------------------------------------
 // InferContext
 
-InferContext::InferContext(Node& node) : node_(node) {}
-InferContext::InferContext(Node& node, InputConstants constants) : node_(node), constants_(std::move(constants)) {}
+InferContext::InferContext(Node& node) : node_(node), writable_(&node) {}
+InferContext::InferContext(Node& node, InputConstants constants)
+    : node_(node), writable_(&node), constants_(std::move(constants)) {}
+InferContext::InferContext(const Node& node, InferValues& values) : node_(node), values_(&values) {}
 
 DataType InferContext::input_dtype(size_t i) const {
   if (!has_input(i)) Fail(fmt::format("input {} is absent but its dtype was requested", i));
-  return node_.input(i)->dtype();
+  return values_ != nullptr ? values_->input_dtype(i) : node_.input(i)->dtype();
 }
 
 const Shape& InferContext::input_shape(size_t i) const {
   if (!has_input(i)) Fail(fmt::format("input {} is absent but its shape was requested", i));
-  return node_.input(i)->shape();
+  return values_ != nullptr ? values_->input_shape(i) : node_.input(i)->shape();
 }
 
 const Tensor* InferContext::input_constant(size_t i) const {
   if (!has_input(i)) return nullptr;
   if (const Tensor* constant = node_.input(i)->constant()) return constant;
+  if (values_ != nullptr) return values_->input_constant(i);
   return constants_ ? constants_(i) : nullptr;
 }
 
@@ -81,8 +84,9 @@ void InferContext::set_output(size_t i, DataType dtype, Shape shape) {
   if (i >= node_.num_outputs()) {
     Fail(fmt::format("inference set output {} but the node has {} outputs", i, node_.num_outputs()));
   }
-  node_.output(i)->set_dtype(dtype);
-  node_.output(i)->set_shape(std::move(shape));
+  if (values_ != nullptr) return values_->set_output(i, dtype, std::move(shape));
+  writable_->output(i)->set_dtype(dtype);
+  writable_->output(i)->set_shape(std::move(shape));
 }
 
 void InferContext::Fail(const std::string& message) const {

@@ -38,27 +38,42 @@ struct TypeConstraintSpec {
   std::vector<DataType> allowed;
 };
 
+// The types of a node's inputs and outputs as one run of a dynamic model
+// sees them, when they are not the graph's own: the run infers every node
+// with its own shapes and leaves the shared graph untouched.
+class InferValues {
+ public:
+  virtual ~InferValues() = default;
+  virtual DataType input_dtype(size_t i) const = 0;
+  virtual const Shape& input_shape(size_t i) const = 0;
+  // Content of input i when the run knows it (its producer is not a Const node), else nullptr.
+  virtual const Tensor* input_constant(size_t i) const = 0;
+  virtual void set_output(size_t i, DataType dtype, Shape shape) = 0;
+};
+
 // What an inference function sees of one node. Attribute getters fall back to
 // the schema defaults. Fail() throws ge::Error naming the node and op.
 class InferContext {
  public:
   // Content of input i known to the caller although its producer is not a
-  // Const node (the runtime's tensors of one run), else nullptr.
+  // Const node, else nullptr.
   using InputConstants = std::function<const Tensor*(size_t input_index)>;
 
   explicit InferContext(Node& node);
-  // Inference that also sees `constants` as constant inputs: a run of a
-  // dynamic model infers each node with the tensors computed so far, so
-  // schemas compute exact shapes (Reshape of a computed shape, NonZero, ...).
+  // Inference that also sees `constants` as constant inputs (schemas then
+  // compute exact shapes: Reshape of a computed shape, NonZero, ...).
   InferContext(Node& node, InputConstants constants);
+  // Inference over a run's own types: inputs are read from `values` and
+  // outputs written there; the node's values are not touched.
+  InferContext(const Node& node, InferValues& values);
 
-  Node& node() { return node_; }
+  const Node& node() const { return node_; }
   size_t num_inputs() const { return node_.num_inputs(); }
   bool has_input(size_t i) const { return node_.input(i) != nullptr; }
   DataType input_dtype(size_t i) const;
   const Shape& input_shape(size_t i) const;
   // Constant content of input i (its producer is a Const node, or the
-  // caller's InputConstants know it), else nullptr.
+  // caller's InputConstants or InferValues know it), else nullptr.
   const Tensor* input_constant(size_t i) const;
   size_t num_outputs() const { return node_.num_outputs(); }
 
@@ -68,8 +83,10 @@ class InferContext {
   [[noreturn]] void Fail(const std::string& message) const;
 
  private:
-  Node& node_;
+  const Node& node_;
+  Node* writable_ = nullptr;  // the node whose values set_output writes, without `values_`
   InputConstants constants_;
+  InferValues* values_ = nullptr;
 };
 
 using InferFunction = std::function<void(InferContext&)>;

@@ -154,6 +154,9 @@ const std::map<std::string, OptionParser>& Parsers() {
       {"ge.exec.dynamicPlanCacheBytes",
        ParseCount(0, "a non-negative integer of bytes (0 = no per-shape plans)",
                   &RuntimeOptions::dynamic_plan_cache_bytes)},
+      {"ge.exec.dynamicPlanAfterRuns",
+       ParseCount(1, "an integer >= 1 (the run at one input-shape signature that compiles its static plan)",
+                  &RuntimeOptions::dynamic_plan_after_runs)},
       // Byte sizes are counted in int64, so a larger cap would mean no cap.
       {"ge.maxTensorBytes", ParseCount(1, "an integer of bytes from 1 to 9223372036854775807",
                                        &RuntimeOptions::max_tensor_bytes, std::numeric_limits<int64_t>::max())},
@@ -222,6 +225,7 @@ RuntimeOptions ParseOptions(const Options& options) {
 void CheckLoadOptions(const Options& options) {
   static const std::set<std::string> kLoadOptions = {"ge.exec.intraOpThreads", "ge.exec.maxArenas",
                                                      "ge.exec.asyncWorkers", "ge.exec.dynamicPlanCacheBytes",
+                                                     "ge.exec.dynamicPlanAfterRuns",
                                                      "ge.maxTensorBytes"};
   for (const auto& [key, value] : options) {
     // A misspelled key is reported as such, not as a compile-time option.

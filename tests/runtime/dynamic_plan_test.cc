@@ -1,7 +1,8 @@
 // Static plans per input-shape signature for dynamic models (plan_cache.h):
-// a repeated signature hits the cache, 1,000 runs at varying shapes keep the
-// cache within its byte cap and match a float64 reference, and shapes that
-// depend on data (NonZero) or control flow keep running node by node.
+// a signature gets its plan on its ge.exec.dynamicPlanAfterRuns-th run and
+// later runs hit the cache, 1,000 runs at varying shapes keep the cache
+// within its byte cap and match a float64 reference, and shapes that depend
+// on data (NonZero) or control flow keep running node by node.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -27,11 +28,39 @@ const ge::runtime::DynamicExecutor& ExecutorOf(const ge::CompiledModel& model) {
   return *model.impl().dynamic;
 }
 
+// Plans from the first run at a signature, so that every run counts.
+const ge::Options kPlanAtOnce = {{"ge.exec.dynamicPlanAfterRuns", "1"}};
+
 }  // namespace
+
+TEST_CASE("dynamic plans: a signature gets its plan on its second run; one that never repeats never compiles",
+          "[dynamic][plans]") {
+  SequenceModel sequence;
+  auto model = ge::CompiledModel::Compile(sequence.Build());
+  const ge::runtime::DynamicExecutor& executor = ExecutorOf(*model);
+  Tensor x = SequenceModel::Input(2, 3, 1);
+  Tensor first = model->Run({x})[0];
+  CHECK(ge::test::MaxAbsDiff(first, sequence.Reference(x)) < 1e-5);
+  CHECK(executor.plans().size() == 0);  // the first run went node by node
+  const uint64_t kernels = executor.kernels_built();
+  CHECK(kernels > 0);
+  CHECK(ge::test::MaxAbsDiff(model->Run({x})[0], sequence.Reference(x)) < 1e-5);
+  CHECK(executor.plans().size() == 1);  // the second compiled the plan
+  CHECK(ge::test::MaxAbsDiff(model->Run({x})[0], sequence.Reference(x)) < 1e-5);
+  CHECK(executor.plans().hits() == 1);
+
+  // A KV-cache decoder's pattern: the sequence grows by one each run.
+  for (int64_t length = 4; length < 40; ++length) {
+    Tensor step = SequenceModel::Input(2, length, static_cast<uint32_t>(length));
+    CHECK(ge::test::MaxAbsDiff(model->Run({step})[0], sequence.Reference(step)) < 1e-5);
+  }
+  CHECK(executor.plans().size() == 1);
+  CHECK(executor.plans_shapes());
+}
 
 TEST_CASE("dynamic plans: a model with symbolic dims compiles once and plans per input shape", "[dynamic][plans]") {
   SequenceModel sequence;
-  auto model = ge::CompiledModel::Compile(sequence.Build());
+  auto model = ge::CompiledModel::Compile(sequence.Build(), kPlanAtOnce);
   CHECK(model->memory().dynamic);
   CHECK(model->inputs()[0].shape == Shape{Shape::kUnknownDim, Shape::kUnknownDim, SequenceModel::kFeatures});
   const ge::runtime::PlanCache& plans = ExecutorOf(*model).plans();
@@ -67,14 +96,14 @@ TEST_CASE("dynamic plans: 1000 runs at varying shapes stay within the byte cap",
   // holds a few plans but far fewer than the signatures the loop visits.
   size_t largest_plan = 0;
   {
-    auto probe = ge::CompiledModel::Compile(sequence.Build());
+    auto probe = ge::CompiledModel::Compile(sequence.Build(), kPlanAtOnce);
     probe->Run({SequenceModel::Input(8, 32, 1)});
     largest_plan = ExecutorOf(*probe).plans().bytes();
   }
   REQUIRE(largest_plan > 0);
   const size_t cap = 4 * largest_plan;
-  auto model = ge::CompiledModel::Compile(sequence.Build(),
-                                          {{"ge.exec.dynamicPlanCacheBytes", std::to_string(cap)}});
+  auto model = ge::CompiledModel::Compile(
+      sequence.Build(), {{"ge.exec.dynamicPlanCacheBytes", std::to_string(cap)}, {"ge.exec.dynamicPlanAfterRuns", "1"}});
   const ge::runtime::PlanCache& plans = ExecutorOf(*model).plans();
   CHECK(plans.capacity() == cap);
 
@@ -112,7 +141,7 @@ TEST_CASE("dynamic plans: shapes that depend on data run node by node", "[dynami
   ge::GraphBuilder b("nonzero");
   ge::Value* x = b.Input("x", DataType::kFloat, {Shape::kUnknownDim});
   b.Outputs({b.Op("NonZero", {x}, {}, 1, "nonzero")[0], b.Relu(x, "relu")});
-  auto model = ge::CompiledModel::Compile(b.Build());
+  auto model = ge::CompiledModel::Compile(b.Build(), kPlanAtOnce);
   for (std::vector<float> values : {std::vector<float>{0, 2, 0, -3}, {1, 0, 5}, {0, 0, 7, 0, 0, 1}}) {
     Tensor input = Tensor::FromVector(DataType::kFloat, {static_cast<int64_t>(values.size())}, values);
     std::vector<Tensor> y = model->Run({input});
@@ -141,7 +170,8 @@ TEST_CASE("dynamic plans: a cap of 0 bytes switches per-shape plans off", "[dyna
 
 TEST_CASE("dynamic plans: a plan larger than the cap serves its run and is not kept", "[dynamic][plans]") {
   SequenceModel sequence;
-  auto model = ge::CompiledModel::Compile(sequence.Build(), {{"ge.exec.dynamicPlanCacheBytes", "1"}});
+  auto model = ge::CompiledModel::Compile(sequence.Build(),
+                                          {{"ge.exec.dynamicPlanCacheBytes", "1"}, {"ge.exec.dynamicPlanAfterRuns", "1"}});
   Tensor x = SequenceModel::Input(2, 2, 10);
   CHECK(ge::test::MaxAbsDiff(model->Run({x})[0], sequence.Reference(x)) < 1e-5);
   CHECK(ExecutorOf(*model).plans_shapes());

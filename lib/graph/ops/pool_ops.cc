@@ -27,7 +27,8 @@ void RequirePadsWithinWindow(InferContext& ctx, const std::vector<int64_t>& ksiz
 
 // Output [N, C, out...] ([N, out..., C] for NHWC, which allow_channels_last
 // admits); `dilated` says whether the op has a dilations attribute.
-void InferPool(InferContext& ctx, size_t spatial, bool dilated, bool allow_channels_last) {
+// Sets output 0 and returns its shape.
+Shape InferPool(InferContext& ctx, size_t spatial, bool dilated, bool allow_channels_last) {
   const WindowLayout layout = infer::ReadWindowLayout(ctx, spatial, allow_channels_last);
   const size_t rank = layout.rank();
   const Shape x = infer::WithRank(ctx.input_shape(0), rank);
@@ -54,7 +55,9 @@ void InferPool(InferContext& ctx, size_t spatial, bool dilated, bool allow_chann
       });
     }
   }
-  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(dims)));
+  Shape y(std::move(dims));
+  ctx.set_output(0, ctx.input_dtype(0), y);
+  return y;
 }
 
 OpSchema PoolSchema(const char* op_type, size_t spatial) {
@@ -94,8 +97,7 @@ void InferAvgPool(InferContext& ctx) {
 // The values as MaxPoolV3/MaxPool3D, plus the int64 flat index of each maximum.
 void InferMaxPoolWithArgmax(InferContext& ctx) {
   const size_t spatial = infer::Attr<std::string>(ctx, "data_format") == "NCDHW" ? 3 : 2;
-  InferPool(ctx, spatial, true, /*allow_channels_last=*/false);
-  ctx.set_output(1, DataType::kInt64, ctx.node().output(0)->shape());
+  ctx.set_output(1, DataType::kInt64, InferPool(ctx, spatial, true, /*allow_channels_last=*/false));
 }
 
 // x [N, C, spatial...] -> y [N, C, (in - 1) * stride + k - pads...], or the

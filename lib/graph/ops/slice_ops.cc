@@ -48,8 +48,8 @@ void InferConcat(InferContext& ctx) {
     }
   }
   // An input of unknown rank contributes an unknown length along the axis.
-  const bool any_unknown_rank = std::any_of(ctx.node().inputs().begin(), ctx.node().inputs().end(),
-                                            [](const Value* v) { return v->shape().unknown_rank(); });
+  bool any_unknown_rank = false;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) any_unknown_rank = any_unknown_rank || ctx.input_shape(i).unknown_rank();
   if (out && any_unknown_rank) (*out)[axis] = kUnknown;
   ctx.set_output(0, ctx.input_dtype(0), out ? Shape(std::move(*out)) : Shape::UnknownRank());
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "ge/graph.h"
 
@@ -13,6 +14,8 @@ namespace ge::runtime {
 // the cap, when `value` (an output of `node`) has a static shape whose byte
 // size exceeds max_bytes or does not fit int64. Unknown shapes pass.
 void CheckTensorSize(const Node& node, const Value& value, uint64_t max_bytes);
+// The same for output `name` of `node` with the shape and dtype one run gave it.
+void CheckTensorSize(const Node& node, std::string_view name, const Shape& shape, DataType dtype, uint64_t max_bytes);
 
 // CheckTensorSize for every value of the graph.
 void CheckTensorSizes(const Graph& graph, uint64_t max_bytes);

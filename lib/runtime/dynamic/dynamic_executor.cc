@@ -1,7 +1,7 @@
 #include "runtime/dynamic/dynamic_executor.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,19 +9,40 @@
 #include "ge/error.h"
 #include "graph/op_schema.h"
 #include "runtime/compile/compiler.h"
-#include "runtime/execute/host_kernel.h"
-#include "runtime/execute/run_profiler.h"
 #include "runtime/compile/kernel_selection.h"
 #include "runtime/compile/tensor_size_cap.h"
+#include "runtime/execute/run_profiler.h"
 
 namespace ge::runtime {
 namespace {
 
 bool IsSource(const Node& node) { return node.op_type() == "Data" || node.op_type() == "Const"; }
 
-// The node alone, with the shapes it has now: Const inputs stay constants (a
+// A step's inputs and outputs as inference sees them: the frame's.
+class StepValues final : public InferValues {
+ public:
+  StepValues(RunFrame& frame, const std::vector<int>& inputs, const std::vector<int>& outputs)
+      : frame_(frame), inputs_(inputs), outputs_(outputs) {}
+
+  DataType input_dtype(size_t i) const override { return frame_.values[inputs_[i]].dtype; }
+  const Shape& input_shape(size_t i) const override { return frame_.values[inputs_[i]].shape; }
+  const Tensor* input_constant(size_t i) const override { return &frame_.TensorOf(inputs_[i]); }
+  void set_output(size_t i, DataType dtype, Shape shape) override {
+    FrameValue& value = frame_.values[outputs_[i]];
+    value.dtype = dtype;
+    value.shape = std::move(shape);
+  }
+
+ private:
+  RunFrame& frame_;
+  const std::vector<int>& inputs_;
+  const std::vector<int>& outputs_;
+};
+
+// The node alone with the run's shapes: Const inputs stay constants (a
 // kernel may pack weights from them), every other input becomes a graph input.
-std::unique_ptr<Graph> IsolateNode(const Node& node) {
+std::unique_ptr<Graph> IsolateNode(const Node& node, const RunFrame& frame, const std::vector<int>& inputs,
+                                   const std::vector<int>& outputs) {
   auto graph = std::make_unique<Graph>(node.name());
   Node* copy = graph->AddNode(node.op_type(), node.name(), {}, node.num_outputs());
   copy->attrs() = node.attrs();
@@ -29,56 +50,77 @@ std::unique_ptr<Graph> IsolateNode(const Node& node) {
     const Value* input = node.input(i);
     Value* source = nullptr;
     if (input != nullptr) {
+      const FrameValue& value = frame.values[inputs[i]];
       source = input->constant() != nullptr ? graph->AddConstant(input->name(), *input->constant())
-                                            : graph->AddInput(input->name(), input->dtype(), input->shape());
+                                            : graph->AddInput(input->name(), value.dtype, value.shape);
     }
     copy->SetInput(i, source);
   }
   for (size_t i = 0; i < node.num_outputs(); ++i) {
+    const FrameValue& value = frame.values[outputs[i]];
     copy->output(i)->set_name(node.output(i)->name());
-    copy->output(i)->set_dtype(node.output(i)->dtype());
-    copy->output(i)->set_shape(node.output(i)->shape());
+    copy->output(i)->set_dtype(value.dtype);
+    copy->output(i)->set_shape(value.shape);
   }
   return graph;
 }
 
-void AppendSignature(const Value* value, KernelCache::Key& key) {
-  if (value == nullptr) {
-    key.push_back(-1);  // absent optional input
-    return;
-  }
-  key.push_back(static_cast<int64_t>(value->dtype()));
-  key.push_back(static_cast<int64_t>(value->shape().rank()));
-  key.insert(key.end(), value->shape().dims().begin(), value->shape().dims().end());
-}
-
-// After inference with every input known, anything still unknown cannot be run.
-void RequireRunnableOutputs(const Node& node) {
-  for (const Value* output : node.outputs()) {
-    if (output->shape().IsStatic() && output->dtype() != DataType::kUndefined) continue;
+// After inference with every input known, anything still unknown cannot be
+// run; the size cap applies to shapes known only now, as the compiler
+// applies it to static ones.
+void CheckOutputs(const Node& node, const RunFrame& frame, const std::vector<int>& inputs,
+                  const std::vector<int>& outputs, uint64_t max_tensor_bytes) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const FrameValue& output = frame.values[outputs[i]];
+    if (output.shape.IsStatic() && output.dtype != DataType::kUndefined) {
+      CheckTensorSize(node, node.output(i)->name(), output.shape, output.dtype, max_tensor_bytes);
+      continue;
+    }
     std::vector<std::string> input_shapes;
-    for (const Value* input : node.inputs()) input_shapes.push_back(input ? input->shape().ToString() : "absent");
+    for (int id : inputs) input_shapes.push_back(id >= 0 ? frame.values[id].shape.ToString() : "absent");
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("{}: the shape of output '{}' could not be determined (inferred {}, dtype {}, from input "
                             "shapes {})",
-                            node.Describe(), output->name(), output->shape().ToString(),
-                            DataTypeName(output->dtype()), fmt::join(input_shapes, ", ")));
+                            node.Describe(), node.output(i)->name(), output.shape.ToString(),
+                            DataTypeName(output.dtype), fmt::join(input_shapes, ", ")));
   }
+}
+
+// The kernel key: the step, whether every output is empty, then the dtype
+// and rank of every input and output (the part a kernel that takes its
+// shapes at run time must match), then their dims.
+size_t BuildKernelKey(size_t step_index, const RunFrame& frame, const std::vector<int>& inputs,
+                      const std::vector<int>& outputs, KernelCache::Key& key) {
+  key.clear();
+  key.push_back(static_cast<int64_t>(step_index));
+  bool all_empty = !outputs.empty();
+  for (int id : outputs) all_empty = all_empty && frame.values[id].shape.NumElements() == 0;
+  key.push_back(all_empty ? 1 : 0);
+  auto add_type = [&](int id) {
+    if (id < 0) return key.push_back(-1);  // absent optional input
+    key.push_back(static_cast<int64_t>(frame.values[id].dtype));
+    key.push_back(static_cast<int64_t>(frame.values[id].shape.rank()));
+  };
+  for (int id : inputs) add_type(id);
+  for (int id : outputs) add_type(id);
+  const size_t type_length = key.size();
+  auto add_dims = [&](int id) {
+    if (id >= 0) key.insert(key.end(), frame.values[id].shape.dims().begin(), frame.values[id].shape.dims().end());
+  };
+  for (int id : inputs) add_dims(id);
+  for (int id : outputs) add_dims(id);
+  return type_length;
 }
 
 }  // namespace
 
 DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::Device& device)
-    : impl_(impl), device_(device), plans_(impl.settings.dynamic_plan_cache_bytes) {
-  std::unordered_map<const Node*, size_t> graph_index;
-  std::vector<Node*> graph_nodes = impl.graph->nodes();
-  for (size_t i = 0; i < graph_nodes.size(); ++i) graph_index[graph_nodes[i]] = i;
+    : impl_(impl),
+      device_(device),
+      frames_(impl.values.size(), impl.nodes.size()),
+      plans_(impl.settings.dynamic_plan_cache_bytes) {
   std::unordered_map<const Value*, int> id_of;
-  for (size_t id = 0; id < impl.values.size(); ++id) {
-    const Value* value = impl.values[id];
-    id_of[value] = static_cast<int>(id);
-    origins_.push_back({graph_index.at(value->producer()), static_cast<size_t>(value->producer_output())});
-  }
+  for (size_t id = 0; id < impl.values.size(); ++id) id_of[impl.values[id]] = static_cast<int>(id);
   readers_.assign(impl.values.size(), 0);
   is_output_.assign(impl.values.size(), false);
   for (int id : impl.output_values) is_output_[id] = true;
@@ -93,7 +135,6 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
       FindKernelDef(device, *node);  // a missing kernel fails the compile, not the first run
     }
     step.node = node;
-    step.graph_index = graph_index.at(node);
     step.schema = OpRegistry::Global().Find(node->op_type());
     if (step.schema == nullptr || !step.schema->infer()) {
       throw Error(ErrorCode::kUnsupported,
@@ -115,14 +156,20 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
   plannable_ = impl.settings.dynamic_plan_cache_bytes > 0 && !control_flow && compiles_for_device;
 }
 
+bool DynamicExecutor::CountRun(const PlanCache::Signature& signature) const {
+  std::lock_guard lock(counts_mutex_);
+  if (run_counts_.size() >= kCountedSignatures && !run_counts_.count(signature)) run_counts_.clear();
+  return ++run_counts_[signature] >= impl_.settings.dynamic_plan_after_runs;
+}
+
 std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<Tensor>& inputs,
                                                               const PlanCache::Signature& signature) const {
   if (std::shared_ptr<const CompiledModel> cached = plans_.Find(signature)) return cached;
+  if (!CountRun(signature)) return nullptr;
   std::unique_ptr<Graph> graph = impl_.graph->Clone();
-  std::vector<Node*> nodes = graph->nodes();
+  std::vector<Value*> graph_inputs = graph->inputs();
   for (size_t position = 0; position < inputs.size(); ++position) {
-    const ValueOrigin& origin = origins_[impl_.input_values[position]];
-    nodes[origin.graph_index]->output(origin.output)->set_shape(inputs[position].shape());
+    graph_inputs[position]->set_shape(inputs[position].shape());
   }
   Options options = impl_.options;
   options.erase("ge.dumpGraphDir");  // dumped once, when the model was compiled
@@ -154,111 +201,176 @@ std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs, RunP
   return RunNodeByNode(inputs, profile);
 }
 
-std::shared_ptr<const ShapedKernel> DynamicExecutor::KernelFor(size_t step_index, const Node& node) const {
-  KernelCache::Key key{static_cast<int64_t>(step_index)};
-  for (const Value* input : node.inputs()) AppendSignature(input, key);
-  for (const Value* output : node.outputs()) AppendSignature(output, key);
-  if (std::shared_ptr<const ShapedKernel> cached = kernels_.Find(key)) return cached;
-
-  // Built outside the cache's lock: two runs may build the same kernel, and
-  // the second one's is dropped.
-  auto built = std::make_shared<ShapedKernel>();
-  built->graph = IsolateNode(node);
-  built->node = built->graph->FindNode(node.name());
-  built->kernel = SelectKernel(device_, *built->node).kernel;
-  return kernels_.Insert(key, std::move(built));
+const ShapedKernel& DynamicExecutor::KernelFor(size_t step_index, RunFrame& frame) const {
+  const NodeStep& step = steps_[step_index];
+  KernelCache::Key& key = frame.key;
+  const size_t type_length = BuildKernelKey(step_index, frame, step.inputs, step.outputs, key);
+  FrameKernel& last = frame.kernels[step_index];
+  if (last.kernel && key.size() >= last.key_length &&
+      std::equal(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(last.key_length), last.key.begin())) {
+    return *last.kernel;
+  }
+  const KernelCache::Key type_key(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(type_length));
+  std::shared_ptr<const ShapedKernel> kernel = kernels_.Find(type_key);
+  size_t key_length = type_length;
+  if (!kernel) {
+    kernel = kernels_.Find(key);
+    key_length = key.size();
+  }
+  if (!kernel) {
+    // Built outside the cache's lock: two runs may build the same kernel,
+    // and the second one's is dropped.
+    auto built = std::make_shared<ShapedKernel>();
+    built->graph = IsolateNode(*step.node, frame, step.inputs, step.outputs);
+    built->node = built->graph->FindNode(step.node->name());
+    built->kernel = SelectKernel(device_, *built->node).kernel;
+    ++kernels_built_;
+    const bool any_shape = built->kernel->TakesShapesAtRun();
+    key_length = any_shape ? type_length : key.size();
+    kernel = kernels_.Insert(any_shape ? type_key : key, std::move(built));
+  }
+  last.kernel = std::move(kernel);
+  last.key.assign(key.begin(), key.end());
+  last.key_length = key_length;
+  return *last.kernel;
 }
 
-std::vector<Tensor> DynamicExecutor::RunStep(size_t step_index, Node& node, const std::vector<Tensor>& inputs,
-                                             const InferContext::InputConstants& known) const {
+void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame) const {
   const NodeStep& step = steps_[step_index];
+  const Node& node = *step.node;
   if (step.control_flow) {
-    std::vector<Tensor> results = step.control_flow->Run(inputs);
+    std::vector<Tensor> arguments;
+    for (int id : step.inputs) arguments.push_back(id >= 0 ? frame.TensorOf(id) : Tensor());
+    std::vector<Tensor> results = step.control_flow->Run(arguments);
+    arguments.clear();
     for (size_t i = 0; i < results.size(); ++i) {
-      Value* output = node.output(i);
+      const Value* output = node.output(i);
       if (output->dtype() != DataType::kUndefined && output->dtype() != results[i].dtype()) {
         throw Error(ErrorCode::kInvalidModel, fmt::format("{}: output {} should be {} but its subgraph gave {}",
                                                           node.Describe(), i, DataTypeName(output->dtype()),
                                                           DataTypeName(results[i].dtype())));
       }
-      output->set_dtype(results[i].dtype());
-      output->set_shape(results[i].shape());
+      frame.SetTensor(step.outputs[i], std::move(results[i]), /*fresh=*/true);
     }
-    return results;
+    return;
   }
-  InferContext infer(node, known);
+
+  StepValues values(frame, step.inputs, step.outputs);
+  InferContext infer(node, values);
   step.schema->infer()(infer);
-  RequireRunnableOutputs(node);
-  // Shapes that follow from data are known only now: the cap applies here,
-  // before the kernel allocates them, as the compiler applies it to static ones.
-  for (const Value* output : node.outputs()) CheckTensorSize(node, *output, impl_.settings.max_tensor_bytes);
-  std::shared_ptr<const ShapedKernel> kernel = KernelFor(step_index, node);
-  return RunKernelOnHost(*kernel->kernel, *kernel->node, inputs);
+  CheckOutputs(node, frame, step.inputs, step.outputs, impl_.settings.max_tensor_bytes);
+  const ShapedKernel& shaped = KernelFor(step_index, frame);
+  const device::Kernel& kernel = *shaped.kernel;
+
+  bool computes = false;  // false when every output is a view of an input
+  for (size_t i = 0; i < step.outputs.size(); ++i) {
+    const int id = step.outputs[i];
+    const int viewed = kernel.AliasedInput(i);
+    if (viewed >= 0 && static_cast<size_t>(viewed) < step.inputs.size() && step.inputs[viewed] >= 0) {
+      frame.SetView(id, step.inputs[viewed]);
+    } else if (is_output_[id]) {
+      FrameValue& value = frame.values[id];
+      frame.SetTensor(id, Tensor(value.dtype, value.shape), /*fresh=*/true);
+      computes = true;
+    } else {
+      frame.SetPooled(id);
+      computes = true;
+    }
+  }
+  if (!computes) return;
+
+  frame.input_views.clear();
+  frame.output_views.clear();
+  for (int id : step.inputs) {
+    if (id < 0) {
+      frame.input_views.push_back(device::TensorView{});  // absent optional input
+      continue;
+    }
+    const FrameValue& value = frame.values[id];
+    frame.input_views.push_back(device::TensorView{value.dtype, &value.shape, value.data});
+  }
+  for (int id : step.outputs) {
+    const FrameValue& value = frame.values[id];
+    frame.output_views.push_back(device::TensorView{value.dtype, &value.shape, value.data});
+  }
+  const size_t workspace_bytes = kernel.WorkspaceBytes();
+  std::byte* workspace = workspace_bytes > 0 ? frame.pool.Take(workspace_bytes) : nullptr;
+  struct GiveBack {
+    BufferPool& pool;
+    std::byte* buffer;
+    size_t bytes;
+    ~GiveBack() {
+      if (buffer != nullptr) pool.Give(buffer, bytes);
+    }
+  } give_back{frame.pool, workspace, workspace_bytes};
+  device::KernelContext ctx;
+  ctx.inputs = frame.input_views;
+  ctx.outputs = frame.output_views;
+  ctx.workspace = workspace;
+  kernel.Run(ctx);
+}
+
+std::vector<Tensor> DynamicExecutor::TakeOutputs(RunFrame& frame) const {
+  // A buffer this run allocated for an output is handed out as it is, once;
+  // graph inputs, constants, views and repeated values are copied.
+  std::vector<Tensor> outputs;
+  outputs.reserve(impl_.output_values.size());
+  for (int id : impl_.output_values) {
+    FrameValue& value = frame.values[id];
+    if (value.fresh) {
+      value.fresh = false;
+      outputs.push_back(value.tensor);
+      continue;
+    }
+    Tensor copy(value.dtype, value.shape);
+    if (copy.nbytes() > 0) std::memcpy(copy.data(), value.data, copy.nbytes());
+    outputs.push_back(std::move(copy));
+  }
+  return outputs;
 }
 
 std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& inputs, RunProfile* profile) const {
   const auto run_start = ProfileClock::now();
   if (profile != nullptr) profile->steps.clear();
-  // The run's own copy of the graph carries the run's shapes.
-  std::unique_ptr<Graph> graph = impl_.graph->Clone();
-  std::vector<Node*> nodes = graph->nodes();
-  auto value_in_copy = [&](int id) { return nodes[origins_[id].graph_index]->output(origins_[id].output); };
-
-  std::vector<Tensor> tensors(impl_.values.size());
-  std::vector<bool> owned(impl_.values.size(), false);  // a buffer of this run's own, not a view
-  std::vector<int> readers_left = readers_;
+  FramePool::Lease lease = frames_.Acquire();
+  RunFrame& frame = lease.frame();
+  frame.Reset();  // what a failed run left
+  frame.readers_left = readers_;
   for (size_t position = 0; position < inputs.size(); ++position) {
-    int id = impl_.input_values[position];
-    tensors[id] = inputs[position];
-    value_in_copy(id)->set_shape(inputs[position].shape());
+    frame.SetTensor(impl_.input_values[position], inputs[position], /*fresh=*/false);
   }
-  for (size_t i = 0; i < constant_values_.size(); ++i) tensors[constant_values_[i]] = impl_.constants[i];
+  for (size_t i = 0; i < constant_values_.size(); ++i) {
+    frame.SetTensor(constant_values_[i], impl_.constants[i], /*fresh=*/false);
+  }
   auto release = [&](int id) {
-    if (readers_left[id] == 0 && !is_output_[id]) tensors[id] = Tensor();
+    if (frame.readers_left[id] == 0 && !is_output_[id]) frame.Release(id);
   };
 
-  std::vector<Tensor> step_inputs;
   for (size_t s = 0; s < steps_.size(); ++s) {
     const NodeStep& step = steps_[s];
-    Node& node = *nodes[step.graph_index];
-    step_inputs.clear();
-    for (int id : step.inputs) step_inputs.push_back(id >= 0 ? tensors[id] : Tensor());
     const auto step_start = ProfileClock::now();
-    std::vector<Tensor> results = RunStep(s, node, step_inputs, [&](size_t i) -> const Tensor* {
-      return i < step_inputs.size() && !step_inputs[i].empty() ? &step_inputs[i] : nullptr;
-    });
+    RunStep(s, frame);
     if (profile != nullptr) {
-      size_t live_bytes = 0;  // this run's own buffers, this step's outputs included
-      for (size_t id = 0; id < tensors.size(); ++id) live_bytes += owned[id] ? tensors[id].nbytes() : 0;
-      for (const Tensor& result : results) live_bytes += result.nbytes();
-      std::string kernel = step.control_flow ? "control_flow/" + node.op_type() : KernelName(*KernelFor(s, node)->kernel);
-      profile->steps.push_back(ProfileStep(node, std::move(kernel), 0, run_start, step_start, live_bytes));
+      const std::string kernel = step.control_flow ? "control_flow/" + step.node->op_type()
+                                                   : KernelName(*frame.kernels[s].kernel->kernel);
+      StepProfile recorded = ProfileStep(*step.node, kernel, 0, run_start, step_start, frame.LiveBytes());
+      recorded.input_shapes.clear();
+      recorded.output_shapes.clear();
+      for (int id : step.inputs) {
+        if (id >= 0) recorded.input_shapes.push_back(frame.values[id].shape);
+      }
+      for (int id : step.outputs) recorded.output_shapes.push_back(frame.values[id].shape);
+      profile->steps.push_back(std::move(recorded));
     }
-    for (size_t i = 0; i < results.size(); ++i) {
-      int id = step.outputs[i];
-      // A result sharing an input's buffer is that input's tensor (a view).
-      owned[id] = std::none_of(step_inputs.begin(), step_inputs.end(),
-                               [&](const Tensor& input) { return !input.empty() && input.data() == results[i].data(); });
-      tensors[id] = std::move(results[i]);
-      release(id);  // an output nothing reads
-    }
-    step_inputs.clear();  // drops this step's references before its inputs are released
+    for (int id : step.outputs) release(id);  // an output nothing reads
     for (int id : step.inputs) {
       if (id < 0) continue;
-      --readers_left[id];
+      --frame.readers_left[id];
       release(id);
     }
   }
-
-  // Every output is a buffer of its own: graph inputs, constants, views and
-  // repeated values are copied.
-  std::vector<Tensor> outputs;
-  std::vector<bool> handed_out(impl_.values.size(), false);
-  for (int id : impl_.output_values) {
-    bool movable = owned[id] && !handed_out[id];
-    handed_out[id] = true;
-    outputs.push_back(movable ? tensors[id] : tensors[id].Clone());
-  }
+  std::vector<Tensor> outputs = TakeOutputs(frame);
+  frame.Reset();  // holds nothing of the caller's between runs
   return outputs;
 }
 

@@ -1,39 +1,46 @@
 // Runs a model whose shapes are not all static after compilation (unknown
-// input dims, data-dependent output shapes).
+// input dims, data-dependent output shapes, control flow).
 //
-// A run first looks for a static plan for its input shapes (plan_cache.h):
-// when every shape follows from the input shapes alone (symbolic batch or
-// sequence dims, Reshape targets computed with Shape), the model compiled for
-// those shapes (CompileGraph on a copy whose inputs have them) runs like any
-// static model. The first signature whose compile still leaves a shape
-// unknown (NonZero, a Reshape to a graph input's values) shows that shapes
-// depend on data, and the model stops planning; a model with control flow
-// (or on a device other than the CPU, which CompileGraph targets) never
-// plans. Those run node by node:
+// Two tiers. Every run starts on the node-by-node path: it walks the
+// optimized graph in topological order with the run's own shapes (a
+// RunFrame, run_frame.h; the shared graph is never copied or written),
+// infers each node with the tensors computed so far visible as constant
+// inputs (schemas compute exact shapes from them: Reshape of a computed
+// shape, NonZero), takes the node's kernel from a cache, and runs it on
+// buffers from the frame's pool, which go back at their last reader.
+// Kernels that take their shapes at run time (device::Kernel::
+// TakesShapesAtRun) serve every shape of their dtypes and ranks; the others
+// are cached by exact shapes. Control-flow nodes run their compiled
+// subgraphs instead. A run at shapes seen before thus compiles nothing and
+// allocates no tensor memory but its outputs.
 //
-// Each run copies the optimized graph, gives its inputs the
-// shapes of the tensors passed in, and walks the nodes in topological order.
-// Each node is inferred with the tensors computed so far visible as constant
-// inputs (schemas compute exact shapes from constant inputs: Reshape of a
-// computed shape, NonZero, ...), its outputs are allocated, and its kernel
-// (built for those shapes, cached) runs on host tensors. A tensor is freed
-// after its last reader. Control-flow nodes run their compiled subgraphs
-// instead, and their outputs take the shapes the subgraphs produce. Runs
-// share nothing but the kernel cache, so any number of threads may run one
-// model at once.
+// When every shape follows from the input shapes alone (no control flow, no
+// shape known only from data) and runs come back to one input-shape
+// signature (ge.exec.dynamicPlanAfterRuns), that signature gets a static
+// plan (plan_cache.h): the model compiled for those shapes, with the fusions
+// and the planned arena of a static model. A decoder whose KV cache grows by
+// one each token never repeats a signature and stays on the first tier; an
+// encoder fed a few batch shapes moves to plans. The first signature whose
+// compile still leaves a shape unknown stops planning for good.
+//
+// Runs share the kernel cache and the plans; each has its own frame, so any
+// number of threads may run one model at once.
 #pragma once
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "device/device.h"
 #include "graph/op_schema.h"
 #include "runtime/dynamic/control_flow.h"
-#include "runtime/execution_plan.h"
 #include "runtime/dynamic/kernel_cache.h"
 #include "runtime/dynamic/plan_cache.h"
+#include "runtime/dynamic/run_frame.h"
+#include "runtime/execution_plan.h"
 
 namespace ge::runtime {
 
@@ -41,6 +48,9 @@ class DynamicExecutor {
  public:
   // Kernels built for distinct shapes that a model keeps.
   static constexpr size_t kKernelCacheCapacity = 1024;
+  // Input-shape signatures whose runs are counted toward a plan; past it the
+  // counts start over.
+  static constexpr size_t kCountedSignatures = 4096;
 
   // `impl` has its values numbered (NumberValues) and outlives the executor.
   // Throws ge::Error (kUnsupported) naming the node when the device has no
@@ -54,51 +64,54 @@ class DynamicExecutor {
   // caller's clock are set by CompiledModel::Run).
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs, RunProfile* profile = nullptr) const;
 
-  // Kernels cached so far (for tests).
+  // For tests and reports:
+  // kernels cached so far,
   size_t cached_kernels() const { return kernels_.size(); }
-  // The static plans per input-shape signature (for tests).
+  // kernels built so far (a run at shapes seen before builds none),
+  uint64_t kernels_built() const { return kernels_built_.load(); }
+  // tensor buffers the node-by-node path allocated so far (likewise),
+  uint64_t buffer_allocations() const { return frames_.buffer_allocations(); }
+  // the static plans per input-shape signature,
   const PlanCache& plans() const { return plans_; }
-  // Whether runs still look for a static plan.
+  // whether runs still look for a static plan.
   bool plans_shapes() const { return plannable_.load(); }
 
  private:
   struct NodeStep {
     const Node* node = nullptr;  // in impl.graph
-    size_t graph_index = 0;      // position in impl.graph->nodes(), which a Clone() keeps
     const OpSchema* schema = nullptr;
     std::vector<int> inputs;   // value ids; -1 for an absent optional input
     std::vector<int> outputs;  // value ids
     // If, Loop, Scan: run their subgraphs instead of inference and a kernel.
     std::shared_ptr<const ControlFlowOp> control_flow;
   };
-  // Where a value lives in a copy of the graph: node position and output.
-  struct ValueOrigin {
-    size_t graph_index = 0;
-    size_t output = 0;
-  };
 
-  // The cached plan for these input shapes, a new one, or nullptr when the
-  // model's shapes depend on data (planning then stops).
+  // The cached plan for these input shapes, a new one when the signature
+  // has come back often enough, or nullptr (the run goes node by node).
   std::shared_ptr<const CompiledModel> PlanFor(const std::vector<Tensor>& inputs,
                                                const PlanCache::Signature& signature) const;
+  // Counts a run at `signature`; true when it is the one to plan.
+  bool CountRun(const PlanCache::Signature& signature) const;
   std::vector<Tensor> RunNodeByNode(const std::vector<Tensor>& inputs, RunProfile* profile) const;
-  std::shared_ptr<const ShapedKernel> KernelFor(size_t step_index, const Node& node) const;
-  // Infers the node's outputs and runs its kernel (or its subgraphs); the
-  // node (in the run's graph copy) takes the outputs' shapes.
-  std::vector<Tensor> RunStep(size_t step_index, Node& node, const std::vector<Tensor>& inputs,
-                              const InferContext::InputConstants& known) const;
+  // Infers the step's outputs in the frame, then runs its kernel (or its subgraphs).
+  void RunStep(size_t step_index, RunFrame& frame) const;
+  const ShapedKernel& KernelFor(size_t step_index, RunFrame& frame) const;
+  std::vector<Tensor> TakeOutputs(RunFrame& frame) const;
 
   const CompiledModel::Impl& impl_;
   const device::Device& device_;
-  std::vector<NodeStep> steps_;         // topological order, no Data or Const
-  std::vector<ValueOrigin> origins_;    // value id -> where it is in a copy of the graph
-  std::vector<int> readers_;            // value id -> step inputs reading it
-  std::vector<bool> is_output_;         // value id -> a graph output (kept to the end of a run)
-  std::vector<int> constant_values_;    // impl.constants index -> value id
+  std::vector<NodeStep> steps_;       // topological order, no Data or Const
+  std::vector<int> readers_;          // value id -> step inputs reading it
+  std::vector<bool> is_output_;       // value id -> a graph output (kept to the end of a run)
+  std::vector<int> constant_values_;  // impl.constants index -> value id
   mutable KernelCache kernels_{kKernelCacheCapacity};
+  mutable std::atomic<uint64_t> kernels_built_{0};
+  mutable FramePool frames_;
   std::unordered_set<const void*> constant_data_;  // buffers of impl.constants, which plans share
   mutable PlanCache plans_;
   mutable std::atomic<bool> plannable_{false};
+  mutable std::mutex counts_mutex_;
+  mutable std::unordered_map<PlanCache::Signature, size_t, KernelCache::KeyHash> run_counts_;
 };
 
 }  // namespace ge::runtime

@@ -22,8 +22,9 @@ struct AxisPieces {
 };
 
 // `pieces` are the shapes of the parts; `whole` the shape of the joined tensor.
-AxisPieces PlanPieces(const Node& node, const Shape& whole, const std::vector<const Shape*>& pieces, int64_t axis,
-                      DataType dtype) {
+// Throws ge::Error (kInvalidModel) prefixed with `label` when the pieces do not make up the whole.
+AxisPieces PlanPieces(const std::string& label, const Shape& whole, const std::vector<const Shape*>& pieces,
+                      int64_t axis, DataType dtype) {
   AxisPieces plan;
   const AxisView view = ViewAround(whole.dims(), static_cast<size_t>(axis));
   plan.outer = view.outer;
@@ -36,40 +37,51 @@ AxisPieces PlanPieces(const Node& node, const Shape& whole, const std::vector<co
       matches = static_cast<int64_t>(d) == axis || piece->dim(d) == whole.dim(d);
     }
     if (!matches) {
-      Fail(node, ErrorCode::kInvalidModel,
-           fmt::format("shape {} does not fit {} along axis {}", piece->ToString(), whole.ToString(), axis));
+      throw Error(ErrorCode::kInvalidModel, fmt::format("{}: shape {} does not fit {} along axis {}", label,
+                                                        piece->ToString(), whole.ToString(), axis));
     }
     plan.piece_offsets.push_back(static_cast<size_t>(axis_total * inner) * element);
     plan.piece_bytes.push_back(static_cast<size_t>(piece->dim(axis) * inner) * element);
     axis_total += piece->dim(axis);
   }
   if (axis_total != whole.dim(axis)) {
-    Fail(node, ErrorCode::kInvalidModel,
-         fmt::format("the pieces add up to {} along axis {}, the whole has {}", axis_total, axis, whole.dim(axis)));
+    throw Error(ErrorCode::kInvalidModel, fmt::format("{}: the pieces add up to {} along axis {}, the whole has {}",
+                                                      label, axis_total, axis, whole.dim(axis)));
   }
   plan.whole_row_bytes = static_cast<size_t>(whole.dim(axis) * inner) * element;
   return plan;
 }
 
+// Concat reads its pieces' lengths along the axis at run time, so one
+// kernel serves a KV cache that grows by a row per token.
 class ConcatKernel final : public Kernel {
  public:
-  explicit ConcatKernel(AxisPieces plan) : plan_(std::move(plan)) {}
+  ConcatKernel(const Node& node, int64_t axis, DataType dtype) : label_(node.Describe()), axis_(axis), dtype_(dtype) {}
+
+  bool TakesShapesAtRun() const override { return true; }
+
   void Run(const KernelContext& ctx) const override {
+    std::vector<const Shape*> pieces;
+    pieces.reserve(ctx.inputs.size());
+    for (const TensorView& input : ctx.inputs) pieces.push_back(input.shape);
+    const AxisPieces plan = PlanPieces(label_, *ctx.outputs[0].shape, pieces, axis_, dtype_);
     auto* y = static_cast<char*>(ctx.outputs[0].data);
-    const int64_t pieces = static_cast<int64_t>(plan_.piece_bytes.size());
-    const int64_t total_bytes = plan_.outer * static_cast<int64_t>(plan_.whole_row_bytes);
+    const int64_t count = static_cast<int64_t>(plan.piece_bytes.size());
+    const int64_t total_bytes = plan.outer * static_cast<int64_t>(plan.whole_row_bytes);
 #pragma omp parallel for collapse(2) if (total_bytes > 4 * kParallelGrain)
-    for (int64_t o = 0; o < plan_.outer; ++o) {
-      for (int64_t i = 0; i < pieces; ++i) {
-        const size_t bytes = plan_.piece_bytes[i];
-        std::memcpy(y + o * plan_.whole_row_bytes + plan_.piece_offsets[i],
+    for (int64_t o = 0; o < plan.outer; ++o) {
+      for (int64_t i = 0; i < count; ++i) {
+        const size_t bytes = plan.piece_bytes[i];
+        std::memcpy(y + o * plan.whole_row_bytes + plan.piece_offsets[i],
                     static_cast<const char*>(ctx.inputs[i].data) + o * bytes, bytes);
       }
     }
   }
 
  private:
-  AxisPieces plan_;
+  std::string label_;
+  int64_t axis_;
+  DataType dtype_;
 };
 
 class SplitKernel final : public Kernel {
@@ -110,7 +122,8 @@ std::unique_ptr<Kernel> MakeConcat(const Node& node) {
     }
     pieces.push_back(&InputShape(node, i));
   }
-  return std::make_unique<ConcatKernel>(PlanPieces(node, out, pieces, axis, InputDtype(node, 0)));
+  PlanPieces(node.Describe(), out, pieces, axis, InputDtype(node, 0));  // the shapes it is built for must fit
+  return std::make_unique<ConcatKernel>(node, axis, InputDtype(node, 0));
 }
 
 std::unique_ptr<Kernel> MakeSplit(const Node& node) {
@@ -125,7 +138,7 @@ std::unique_ptr<Kernel> MakeSplit(const Node& node) {
   // replaced by the remainder during shape inference).
   std::vector<const Shape*> pieces;
   for (size_t i = 0; i < node.num_outputs(); ++i) pieces.push_back(&OutputShape(node, i));
-  return std::make_unique<SplitKernel>(PlanPieces(node, in, pieces, axis, InputDtype(node, 0)));
+  return std::make_unique<SplitKernel>(PlanPieces(node.Describe(), in, pieces, axis, InputDtype(node, 0)));
 }
 
 }  // namespace

@@ -168,12 +168,35 @@ void InnerRun(const In* a, const In* b, Out* y, int64_t count) {
 template <typename In, typename Out>
 using InnerRunFn = void (*)(const In*, const In*, Out*, int64_t);
 
+// The broadcast layout is computed for the shapes the kernel is built for;
+// a run at other shapes (a dynamic model's) computes its own.
 template <typename In, typename Out, typename Op>
 class BinaryKernel final : public Kernel {
  public:
-  explicit BinaryKernel(const Node& node) : label_(node.Describe()), layout_(MakeLayout(node)) {}
+  explicit BinaryKernel(const Node& node)
+      : label_(node.Describe()),
+        layout_(MakeLayout(node)),
+        a_shape_(InputShape(node, 0)),
+        b_shape_(InputShape(node, 1)),
+        y_shape_(OutputShape(node, 0)) {}
+
+  bool TakesShapesAtRun() const override { return true; }
 
   void Run(const KernelContext& ctx) const override {
+    const Shape& a_shape = *ctx.inputs[0].shape;
+    const Shape& b_shape = *ctx.inputs[1].shape;
+    const Shape& y_shape = *ctx.outputs[0].shape;
+    if (a_shape == a_shape_ && b_shape == b_shape_ && y_shape == y_shape_) return Apply(ctx, layout_);
+    const Shape* shapes[] = {&a_shape, &b_shape};
+    try {
+      Apply(ctx, BroadcastLayout(y_shape, shapes));
+    } catch (const Error& e) {
+      throw Error(e.code(), fmt::format("{}: {}", label_, e.what()));
+    }
+  }
+
+ private:
+  void Apply(const KernelContext& ctx, const BroadcastLayout& layout) const {
     const In* a = ctx.inputs[0].as<const In>();
     const In* b = ctx.inputs[1].as<const In>();
     Out* y = ctx.outputs[0].as<Out>();
@@ -186,16 +209,15 @@ class BinaryKernel final : public Kernel {
     static constexpr InnerRunFn<In, Out> kRuns[2][2] = {
         {InnerRun<In, Out, Op, false, false>, InnerRun<In, Out, Op, false, true>},
         {InnerRun<In, Out, Op, true, false>, InnerRun<In, Out, Op, true, true>}};
-    const int64_t sa = layout_.inner_stride(0), sb = layout_.inner_stride(1);
+    const int64_t sa = layout.inner_stride(0), sb = layout.inner_stride(1);
     const InnerRunFn<In, Out> run = kRuns[sa][sb];
-    const int64_t inner = layout_.inner();
-    layout_.ParallelForRuns([&](int64_t row, int64_t begin, int64_t count) {
-      run(a + layout_.RowOffset(0, row) + begin * sa, b + layout_.RowOffset(1, row) + begin * sb,
+    const int64_t inner = layout.inner();
+    layout.ParallelForRuns([&](int64_t row, int64_t begin, int64_t count) {
+      run(a + layout.RowOffset(0, row) + begin * sa, b + layout.RowOffset(1, row) + begin * sb,
           y + row * inner + begin, count);
     });
   }
 
- private:
   static BroadcastLayout MakeLayout(const Node& node) {
     const Shape* shapes[] = {&InputShape(node, 0), &InputShape(node, 1)};
     if (InputDtype(node, 1) != InputDtype(node, 0)) {
@@ -212,6 +234,7 @@ class BinaryKernel final : public Kernel {
 
   std::string label_;
   BroadcastLayout layout_;
+  Shape a_shape_, b_shape_, y_shape_;  // what layout_ is for
 };
 
 // Registers op_type for the dtypes of `types`; the output has the inputs'

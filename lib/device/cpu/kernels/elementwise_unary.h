@@ -37,6 +37,8 @@ class UnaryKernel final : public Kernel {
  public:
   explicit UnaryKernel(Op op) : op_(op) {}
 
+  bool TakesShapesAtRun() const override { return true; }  // elementwise over whatever the run gives
+
   void Run(const KernelContext& ctx) const override {
     const In* x = ctx.inputs[0].as<const In>();
     Out* y = ctx.outputs[0].as<Out>();

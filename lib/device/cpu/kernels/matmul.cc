@@ -7,6 +7,7 @@
 // own width with wrap-around. In high_performance or
 // enable_hi_float_32_execution mode the float dtypes multiply bfloat16-rounded
 // operands with float32 accumulation instead (bf16_products.h).
+#include <algorithm>
 #include <optional>
 #include <concepts>
 #include <type_traits>
@@ -64,21 +65,39 @@ dnnl::memory::desc OperandDesc(const MatrixOperand& m, size_t rank,
   return dnnl::memory::desc(ToDnnlDims(dims), type, ToDnnlDims(strides));
 }
 
+// The shapes a float32 matmul of two variable operands is built for, and how
+// it reads them; a run at other shapes (a dynamic model's attention, whose
+// key length grows every token) multiplies with oneDNN's sgemm instead of
+// building a primitive per shape.
+struct MatMulShapes {
+  Shape a, b, y;
+  bool transpose_a = false, transpose_b = false;
+};
+
+void MultiplyAtRunShapes(const std::string& label, const MatMulShapes& built, const KernelContext& ctx, bool has_bias);
+
 class MatMulKernel final : public Kernel {
  public:
   MatMulKernel(const Node& node, const dnnl::matmul::primitive_desc& pd, const dnnl::memory::desc& user_b,
-               std::optional<dnnl::memory::desc> bias)
+               std::optional<dnnl::memory::desc> bias, std::optional<MatMulShapes> shapes)
       : label_(node.Describe()),
         primitive_(pd),
         a_(pd.src_desc()),
         b_(pd.weights_desc()),
         dst_(pd.dst_desc()),
         scratchpad_(pd.scratchpad_desc()),
-        bias_(std::move(bias)) {
+        bias_(std::move(bias)),
+        shapes_(std::move(shapes)) {
     if (const Tensor* constant_b = node.input(1)->constant()) packed_b_ = PackConstant(*constant_b, user_b, b_);
   }
 
+  bool TakesShapesAtRun() const override { return shapes_.has_value(); }
+
   void Run(const KernelContext& ctx) const override {
+    if (shapes_ && (*ctx.inputs[0].shape != shapes_->a || *ctx.inputs[1].shape != shapes_->b ||
+                    *ctx.outputs[0].shape != shapes_->y)) {
+      return MultiplyAtRunShapes(label_, *shapes_, ctx, bias_.has_value());
+    }
     std::unordered_map<int, dnnl::memory> args;
     args.emplace(DNNL_ARG_SRC, WrapBuffer(a_, ctx.inputs[0].data));
     args.emplace(DNNL_ARG_WEIGHTS, packed_b_ ? *packed_b_ : WrapBuffer(b_, ctx.inputs[1].data));
@@ -100,6 +119,7 @@ class MatMulKernel final : public Kernel {
   dnnl::memory::desc a_, b_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
   std::optional<dnnl::memory> packed_b_;
+  std::optional<MatMulShapes> shapes_;  // set when both operands vary: runs at other shapes
 };
 
 using DirectMatMulTypes = TypeList<double, _Float16, BFloat16, int32_t, uint32_t, int64_t, uint64_t>;
@@ -244,6 +264,49 @@ void FoldBatchIntoRows(MatrixOperand& a, MatrixOperand& b) {
   b.batch.clear();
 }
 
+void MultiplyAtRunShapes(const std::string& label, const MatMulShapes& built, const KernelContext& ctx, bool has_bias) {
+  MatrixOperand a = ReadOperand(*ctx.inputs[0].shape, built.transpose_a, /*is_x1=*/true);
+  MatrixOperand b = ReadOperand(*ctx.inputs[1].shape, built.transpose_b, /*is_x1=*/false);
+  FoldBatchIntoRows(a, b);
+  Shape batch;
+  try {
+    batch = BroadcastShapes(Shape(a.batch), Shape(b.batch));
+  } catch (const Error& e) {
+    throw Error(e.code(), fmt::format("{}: batch dims do not broadcast: {}", label, e.what()));
+  }
+  const int64_t m = a.rows, k = a.cols, n = b.cols;
+  if (a.cols != b.rows || batch.NumElements() * m * n != ctx.outputs[0].num_elements()) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: x1 {} @ x2 {} does not give the output {}", label,
+                                                         ctx.inputs[0].shape->ToString(),
+                                                         ctx.inputs[1].shape->ToString(),
+                                                         ctx.outputs[0].shape->ToString()));
+  }
+  const std::vector<int64_t> a_offsets = BatchOffsets(a.batch, batch);
+  const std::vector<int64_t> b_offsets = BatchOffsets(b.batch, batch);
+  const auto* x1 = ctx.inputs[0].as<const float>();
+  const auto* x2 = ctx.inputs[1].as<const float>();
+  const float* bias = has_bias ? ctx.inputs[2].as<const float>() : nullptr;
+  auto* y = ctx.outputs[0].as<float>();
+  for (size_t matrix = 0; matrix < a_offsets.size(); ++matrix) {
+    float* c = y + static_cast<int64_t>(matrix) * m * n;
+    // sgemm adds to C (beta 1) the bias rows; with no bias it overwrites C (beta 0).
+    for (int64_t row = 0; bias != nullptr && row < m; ++row) std::copy(bias, bias + n, c + row * n);
+    if (m == 0 || n == 0) continue;
+    if (k == 0) {
+      if (bias == nullptr) std::fill(c, c + m * n, 0.0f);
+      continue;
+    }
+    const dnnl_status_t status = dnnl_sgemm(
+        a.transposed ? 'T' : 'N', b.transposed ? 'T' : 'N', m, n, k, 1.0f, x1 + a_offsets[matrix] * m * k,
+        a.transposed ? m : k, x2 + b_offsets[matrix] * k * n, b.transposed ? k : n, bias != nullptr ? 1.0f : 0.0f,
+        c, n);
+    if (status != dnnl_success) {
+      throw Error(ErrorCode::kInternal, fmt::format("{}: oneDNN sgemm failed with status {}", label,
+                                                    static_cast<int>(status)));
+    }
+  }
+}
+
 std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_attr, const char* transpose_b_attr) {
   RequireInputDtype(node, 0, MatMulDtypes());
   const DataType dtype = InputDtype(node, 0);
@@ -333,7 +396,12 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
     dnnl::matmul::desc desc = bias ? dnnl::matmul::desc(a_desc, b_build, *bias, dst_desc)
                                    : dnnl::matmul::desc(a_desc, b_build, dst_desc);
     dnnl::matmul::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());
-    return std::make_unique<MatMulKernel>(node, pd, b_desc, bias);
+    std::optional<MatMulShapes> shapes;
+    if (!constant_b) {
+      shapes = MatMulShapes{a_shape, b_shape, OutputShape(node, 0), node.attrs().GetBool(transpose_a_attr),
+                            node.attrs().GetBool(transpose_b_attr)};
+    }
+    return std::make_unique<MatMulKernel>(node, pd, b_desc, bias, std::move(shapes));
   });
 }
 

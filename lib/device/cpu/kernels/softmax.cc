@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -147,42 +148,53 @@ void NormalizeBlock(const T* x, T* y, int64_t axis, int64_t inner, C* max, C* su
   }
 }
 
-// x viewed as [outer, axis, inner]; each outer block is normalized on its
-// own, so every loop runs over contiguous memory.
+// x viewed as [outer, axis, inner] around the normalized axes
+// [first, last], from the shape of each run (one kernel serves every length
+// of a growing attention row); each outer block is normalized on its own, so
+// every loop runs over contiguous memory.
 template <typename T, Mode kMode, bool kFast>
 class AxisNormalizeKernel final : public Kernel {
   using C = typename Normalize<T, kMode, kFast>::C;
 
  public:
-  AxisNormalizeKernel(int64_t outer, int64_t axis, int64_t inner) : outer_(outer), axis_(axis), inner_(inner) {}
+  AxisNormalizeKernel(int64_t first, int64_t last) : first_(first), last_(last) {}
+
+  bool TakesShapesAtRun() const override { return true; }
 
   void Run(const KernelContext& ctx) const override {
+    const std::span<const int64_t> dims(ctx.inputs[0].shape->dims());
+    const int64_t outer = Product(dims.first(first_));
+    const int64_t axis = Product(dims.subspan(first_, last_ - first_ + 1));
+    const int64_t inner = Product(dims.subspan(last_ + 1));
     const T* x = ctx.inputs[0].as<const T>();
     T* y = ctx.outputs[0].as<T>();
-    const int64_t block = axis_ * inner_;
+    const int64_t block = axis * inner;
     if (block == 0) return;
-#pragma omp parallel if (outer_ * block > kParallelGrain)
+    if (kMode != Mode::kHardmax && inner == 1) {
+#pragma omp parallel for if (outer * block > kParallelGrain)
+      for (int64_t o = 0; o < outer; ++o) {
+        PerCpu([&] { NormalizeRow<T, kMode, kFast>(x + o * block, y + o * block, axis); });
+      }
+      return;
+    }
+#pragma omp parallel if (outer * block > kParallelGrain)
     {
       // Per-lane running max, its first index, and the sum of exponentials.
-      std::vector<C> max(inner_);
-      std::vector<C> sum(inner_);
-      std::vector<int64_t> argmax(inner_);
+      std::vector<C> max(inner);
+      std::vector<C> sum(inner);
+      std::vector<int64_t> argmax(inner);
 #pragma omp for
-      for (int64_t o = 0; o < outer_; ++o) {
-        if (kMode != Mode::kHardmax && inner_ == 1) {
-          PerCpu([&] { NormalizeRow<T, kMode, kFast>(x + o * block, y + o * block, axis_); });
-        } else {
-          PerCpu([&] {
-            NormalizeBlock<T, kMode, kFast>(x + o * block, y + o * block, axis_, inner_, max.data(), sum.data(),
-                                            argmax.data());
-          });
-        }
+      for (int64_t o = 0; o < outer; ++o) {
+        PerCpu([&] {
+          NormalizeBlock<T, kMode, kFast>(x + o * block, y + o * block, axis, inner, max.data(), sum.data(),
+                                          argmax.data());
+        });
       }
     }
   }
 
  private:
-  int64_t outer_, axis_, inner_;
+  int64_t first_, last_;  // the normalized axes; last_ = first_ - 1 for a scalar
 };
 
 template <Mode kMode>
@@ -197,17 +209,13 @@ std::unique_ptr<Kernel> MakeAxisNormalize(const Node& node) {
     Fail(node, ErrorCode::kUnsupported,
          fmt::format("attribute 'axes' = [{}] must name adjacent axes", fmt::join(axes, ", ")));
   }
-  const auto& dims = shape.dims();
   const int64_t first = axes.empty() ? 0 : axes.front();
   const int64_t last = axes.empty() ? -1 : axes.back();
-  const int64_t outer = Product(std::span(dims).first(first));
-  const int64_t axis = Product(std::span(dims).subspan(first, last - first + 1));
-  const int64_t inner = Product(std::span(dims).subspan(last + 1));
   const bool fast = kMode != Mode::kHardmax && WantsHighPerformance(node);
   return DispatchDtype(node, InputDtype(node, 0), HalfFloatTypes{}, [&](auto tag) -> std::unique_ptr<Kernel> {
     using T = typename decltype(tag)::type;
-    if (fast) return std::make_unique<AxisNormalizeKernel<T, kMode, true>>(outer, axis, inner);
-    return std::make_unique<AxisNormalizeKernel<T, kMode, false>>(outer, axis, inner);
+    if (fast) return std::make_unique<AxisNormalizeKernel<T, kMode, true>>(first, last);
+    return std::make_unique<AxisNormalizeKernel<T, kMode, false>>(first, last);
   });
 }
 

@@ -91,6 +91,18 @@ void InterleaveColumns(const Element* x, Element* y, const MatrixBatch& m) {
   }
 }
 
+// A plan and the batch of matrices it may be.
+struct TransposeWalk {
+  TransposePlan plan;
+  MatrixBatch matrices;
+};
+
+TransposeWalk WalkOf(const std::vector<int64_t>& in_dims, const std::vector<int64_t>& perm) {
+  TransposeWalk walk{PlanTranspose(in_dims, perm), {}};
+  walk.matrices = AsMatrixBatch(walk.plan);
+  return walk;
+}
+
 // Three ways to walk the output. When the output's last dim is contiguous in
 // the input too, each output row is one memcpy. A batch of matrices with at
 // most 4 columns is interleaved row by row. Otherwise the input's
@@ -100,53 +112,65 @@ void InterleaveColumns(const Element* x, Element* y, const MatrixBatch& m) {
 template <typename Element>
 class TransposeKernel final : public Kernel {
  public:
-  explicit TransposeKernel(TransposePlan plan) : plan_(std::move(plan)), matrices_(AsMatrixBatch(plan_)) {
-    if (matrices_.columns == 2) interleave_ = InterleaveColumns<Element, 2>;
-    if (matrices_.columns == 3) interleave_ = InterleaveColumns<Element, 3>;
-    if (matrices_.columns == 4) interleave_ = InterleaveColumns<Element, 4>;
-  }
+  // `by_shape`: the input is the node's own (TransposeD), so a run at other
+  // input dims plans for them; otherwise (DepthToSpace's reshaped view) the
+  // kernel runs at the dims it is built for only.
+  TransposeKernel(std::vector<int64_t> in_dims, std::vector<int64_t> perm, bool by_shape)
+      : in_dims_(std::move(in_dims)), perm_(std::move(perm)), by_shape_(by_shape), walk_(WalkOf(in_dims_, perm_)) {}
+
+  bool TakesShapesAtRun() const override { return by_shape_; }
 
   void Run(const KernelContext& ctx) const override {
     const auto* x = ctx.inputs[0].as<const Element>();
     auto* y = ctx.outputs[0].as<Element>();
-    if (plan_.in_strides.back() == 1) {
-      CopyRows(x, y);
-    } else if (interleave_ != nullptr) {
-      interleave_(x, y, matrices_);
-    } else {
-      CopyTiles(x, y);
-    }
+    if (!by_shape_ || ctx.inputs[0].shape->dims() == in_dims_) return Walk(walk_, x, y);
+    Walk(WalkOf(ctx.inputs[0].shape->dims(), perm_), x, y);
   }
 
  private:
-  void CopyRows(const Element* x, Element* y) const {
-    const size_t rank = plan_.out_dims.size();
-    const int64_t inner = plan_.out_dims.back();
+  static void Walk(const TransposeWalk& walk, const Element* x, Element* y) {
+    const MatrixBatch& m = walk.matrices;
+    if (walk.plan.in_strides.back() == 1) {
+      CopyRows(walk.plan, x, y);
+    } else if (m.columns == 2) {
+      InterleaveColumns<Element, 2>(x, y, m);
+    } else if (m.columns == 3) {
+      InterleaveColumns<Element, 3>(x, y, m);
+    } else if (m.columns == 4) {
+      InterleaveColumns<Element, 4>(x, y, m);
+    } else {
+      CopyTiles(walk.plan, x, y);
+    }
+  }
+
+  static void CopyRows(const TransposePlan& plan, const Element* x, Element* y) {
+    const size_t rank = plan.out_dims.size();
+    const int64_t inner = plan.out_dims.back();
     int64_t rows = 1;
-    for (size_t k = 0; k + 1 < rank; ++k) rows *= plan_.out_dims[k];
+    for (size_t k = 0; k + 1 < rank; ++k) rows *= plan.out_dims[k];
 #pragma omp parallel for if (rows * inner > kParallelGrain)
     for (int64_t row = 0; row < rows; ++row) {
       int64_t offset = 0;
       int64_t rest = row;
       for (size_t k = rank - 1; k-- > 0;) {
-        offset += (rest % plan_.out_dims[k]) * plan_.in_strides[k];
-        rest /= plan_.out_dims[k];
+        offset += (rest % plan.out_dims[k]) * plan.in_strides[k];
+        rest /= plan.out_dims[k];
       }
       std::memcpy(y + row * inner, x + offset, static_cast<size_t>(inner) * sizeof(Element));
     }
   }
 
-  void CopyTiles(const Element* x, Element* y) const {
+  static void CopyTiles(const TransposePlan& plan, const Element* x, Element* y) {
     constexpr int64_t kTile = 32;
-    const size_t rank = plan_.out_dims.size();
+    const size_t rank = plan.out_dims.size();
     const size_t last = rank - 1;
     size_t p = 0;
-    while (plan_.in_strides[p] != 1) ++p;  // exists: some output dim is the input's innermost
-    const std::vector<int64_t> out_strides = RowMajorStrides(plan_.out_dims);
-    const int64_t p_dim = plan_.out_dims[p], l_dim = plan_.out_dims[last];
-    const int64_t p_out_stride = out_strides[p], l_in_stride = plan_.in_strides[last];
+    while (plan.in_strides[p] != 1) ++p;  // exists: some output dim is the input's innermost
+    const std::vector<int64_t> out_strides = RowMajorStrides(plan.out_dims);
+    const int64_t p_dim = plan.out_dims[p], l_dim = plan.out_dims[last];
+    const int64_t p_out_stride = out_strides[p], l_in_stride = plan.in_strides[last];
     int64_t others = 1;
-    for (size_t k = 0; k < last; ++k) others *= k == p ? 1 : plan_.out_dims[k];
+    for (size_t k = 0; k < last; ++k) others *= k == p ? 1 : plan.out_dims[k];
     const int64_t p_tiles = (p_dim + kTile - 1) / kTile;
     const int64_t total = others * p_dim * l_dim;
 #pragma omp parallel for collapse(2) if (total > kParallelGrain)
@@ -156,9 +180,9 @@ class TransposeKernel final : public Kernel {
         int64_t in_base = 0, out_base = 0, rest = o;
         for (size_t k = last; k-- > 0;) {
           if (k == p) continue;
-          const int64_t index = rest % plan_.out_dims[k];
-          rest /= plan_.out_dims[k];
-          in_base += index * plan_.in_strides[k];
+          const int64_t index = rest % plan.out_dims[k];
+          rest /= plan.out_dims[k];
+          in_base += index * plan.in_strides[k];
           out_base += index * out_strides[k];
         }
         const int64_t i_end = std::min(p_dim, (pt + 1) * kTile);
@@ -174,9 +198,9 @@ class TransposeKernel final : public Kernel {
     }
   }
 
-  TransposePlan plan_;
-  MatrixBatch matrices_;
-  void (*interleave_)(const Element*, Element*, const MatrixBatch&) = nullptr;  // for 2 to 4 columns
+  std::vector<int64_t> in_dims_, perm_;
+  bool by_shape_;
+  TransposeWalk walk_;  // for in_dims_
 };
 
 std::unique_ptr<Kernel> MakeTranspose(const Node& node) {
@@ -186,16 +210,17 @@ std::unique_ptr<Kernel> MakeTranspose(const Node& node) {
     Fail(node, ErrorCode::kInvalidArgument,
          fmt::format("attribute 'perm' has {} entries for an input of rank {}", perm.size(), in.rank()));
   }
-  return MakeTransposeKernel(node, in.dims(), perm);
+  return DispatchElementSize(node, InputDtype(node, 0), [&](auto tag) -> std::unique_ptr<Kernel> {
+    return std::make_unique<TransposeKernel<typename decltype(tag)::type>>(in.dims(), perm, /*by_shape=*/true);
+  });
 }
 
 }  // namespace
 
 std::unique_ptr<Kernel> MakeTransposeKernel(const Node& node, const std::vector<int64_t>& in_dims,
                                             const std::vector<int64_t>& perm) {
-  TransposePlan plan = PlanTranspose(in_dims, perm);
   return DispatchElementSize(node, InputDtype(node, 0), [&](auto tag) -> std::unique_ptr<Kernel> {
-    return std::make_unique<TransposeKernel<typename decltype(tag)::type>>(std::move(plan));
+    return std::make_unique<TransposeKernel<typename decltype(tag)::type>>(in_dims, perm, /*by_shape=*/false);
   });
 }
 
