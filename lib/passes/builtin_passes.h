@@ -41,6 +41,10 @@ std::unique_ptr<Pass> MakeGeluFusionPass();
 // into the product's own bias input.
 std::unique_ptr<Pass> MakeMatMulBiasFusionPass();
 
+// "transpose_matmul_fusion": a TransposeD swapping the last two axes of a
+// MatMulV2/BatchMatMulV2 operand becomes the product's transpose flag.
+std::unique_ptr<Pass> MakeTransposeMatMulFusionPass();
+
 // "dead_code_elimination": removes nodes that no graph output depends on.
 std::unique_ptr<Pass> MakeDeadCodeEliminationPass();
 

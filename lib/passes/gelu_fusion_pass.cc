@@ -9,7 +9,9 @@
 // with every Mul and Add taking its operands in either order. Constants are
 // checked by value within their dtype's epsilon (IsUniformConstant); each
 // intermediate feeds only the next step and is not a graph output; no step may
-// broadcast beyond x's shape. The tanh approximation is not fused: the op set
+// broadcast beyond x's shape. x's dims may be unknown: every step's inferred
+// shape must equal x's, and a constant that broadcast an unknown dim to
+// another size would show in that shape. The tanh approximation is not fused: the op set
 // has no Gelu variant that computes it (high_performance Gelu is an
 // implementation mode, not a formula a model states).
 #include <cmath>
@@ -28,7 +30,7 @@ class GeluMatcher {
     if (!matcher_.Absorbable(erf, "Erf") || erf->num_inputs() != 1 || erf->input(0) == nullptr) return std::nullopt;
     Node* scale = erf->input(0)->producer();
     Value* x = ScaledInput(scale);
-    if (x == nullptr || matcher_.SoleUser(scale->output(0), "Erf") != erf || !x->shape().IsStatic() ||
+    if (x == nullptr || matcher_.SoleUser(scale->output(0), "Erf") != erf || x->shape().unknown_rank() ||
         !IsFusableFloat(x->dtype()) || !DeviceHasKernel(ctx_, "Gelu", x->dtype())) {
       return std::nullopt;
     }

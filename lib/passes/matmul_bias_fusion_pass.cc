@@ -11,6 +11,8 @@
 // result feeds only the Add and is not a graph output, with b a constant of the
 // product's dtype holding N (the output's last dim) elements in its last dim
 // (leading dims 1), so that the Add broadcasts it along the rows and nothing else.
+// The other dims of the product may be unknown (a dynamic model's batch and
+// sequence): such a bias cannot broadcast beyond them.
 // The product keeps its attributes, implementation mode included.
 #include <algorithm>
 
@@ -41,7 +43,8 @@ Node* FusableProduct(const PatternMatcher& matcher, const Node& add, int product
   }
   bool ok = matcher.SoleUser(y, "Add") == &add && product->input(kBias) == nullptr &&
             product->input(kOffsetW) == nullptr && IsFusableFloat(y->dtype()) &&
-            product->input(kX1)->dtype() == y->dtype() && y->shape().IsStatic() && y->shape().rank() > 0 &&
+            product->input(kX1)->dtype() == y->dtype() && !y->shape().unknown_rank() && y->shape().rank() > 0 &&
+            y->shape().dims().back() != Shape::kUnknownDim &&
             add.output(0)->shape() == y->shape() && IsRowBias(add.input(1 - product_input), *y);
   return ok ? product : nullptr;
 }

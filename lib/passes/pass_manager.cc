@@ -159,6 +159,7 @@ PassManager BuiltinPassesOnly() {
   manager.Register(PassStage::kPrecision, passes::MakeLayerNormFusionPass());
   manager.Register(PassStage::kPrecision, passes::MakeGeluFusionPass());
   manager.Register(PassStage::kPrecision, passes::MakeMatMulBiasFusionPass());
+  manager.Register(PassStage::kPrecision, passes::MakeTransposeMatMulFusionPass());
   manager.Register(PassStage::kFinal, passes::MakeDeadCodeEliminationPass());
   return manager;
 }

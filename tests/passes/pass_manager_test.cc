@@ -202,7 +202,7 @@ TEST_CASE("The built-in pipeline registers the documented passes in run order") 
   CHECK(PassManager::WithBuiltinPasses().PassNames() ==
         std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold",
                                  "precision_mode", "impl_mode", "layer_norm_fusion", "gelu_fusion",
-                                 "matmul_bias_fusion", "dead_code_elimination"});
+                                 "matmul_bias_fusion", "transpose_matmul_fusion", "dead_code_elimination"});
 }
 
 TEST_CASE("PassStageName names every stage") {

@@ -8,6 +8,7 @@
 
 #include "ge/error.h"
 #include "graph/op_schema.h"
+#include "graph/shapes_at_run.h"
 #include "runtime/compile/compiler.h"
 #include "runtime/compile/kernel_selection.h"
 #include "runtime/compile/tensor_size_cap.h"
@@ -39,13 +40,16 @@ class StepValues final : public InferValues {
   const std::vector<int>& outputs_;
 };
 
-// The node alone with the run's shapes: Const inputs stay constants (a
-// kernel may pack weights from them), every other input becomes a graph input.
+// The node alone with the run's shapes, marked for a kernel that takes its
+// shapes at run time where one exists (graph/shapes_at_run.h): Const inputs
+// stay constants (a kernel may pack weights from them), every other input
+// becomes a graph input.
 std::unique_ptr<Graph> IsolateNode(const Node& node, const RunFrame& frame, const std::vector<int>& inputs,
                                    const std::vector<int>& outputs) {
   auto graph = std::make_unique<Graph>(node.name());
   Node* copy = graph->AddNode(node.op_type(), node.name(), {}, node.num_outputs());
   copy->attrs() = node.attrs();
+  copy->attrs().Set(kShapesAtRunAttr, true);  // the kernel serves other shapes too
   for (size_t i = 0; i < node.num_inputs(); ++i) {
     const Value* input = node.input(i);
     Value* source = nullptr;
@@ -270,7 +274,7 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame) const {
       frame.SetView(id, step.inputs[viewed]);
     } else if (is_output_[id]) {
       FrameValue& value = frame.values[id];
-      frame.SetTensor(id, Tensor(value.dtype, value.shape), /*fresh=*/true);
+      frame.SetTensor(id, outputs_.Allocate(value.dtype, value.shape), /*fresh=*/true);
       computes = true;
     } else {
       frame.SetPooled(id);
@@ -320,12 +324,13 @@ std::vector<Tensor> DynamicExecutor::TakeOutputs(RunFrame& frame) const {
     if (value.fresh) {
       value.fresh = false;
       outputs.push_back(value.tensor);
-      continue;
+    } else {
+      Tensor copy = outputs_.Allocate(value.dtype, value.shape);
+      if (copy.nbytes() > 0) std::memcpy(copy.data(), value.data, copy.nbytes());
+      outputs.push_back(std::move(copy));
     }
-    Tensor copy(value.dtype, value.shape);
-    if (copy.nbytes() > 0) std::memcpy(copy.data(), value.data, copy.nbytes());
-    outputs.push_back(std::move(copy));
   }
+  outputs_.NoteRun(outputs);
   return outputs;
 }
 

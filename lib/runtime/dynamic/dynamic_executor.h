@@ -7,12 +7,14 @@
 // infers each node with the tensors computed so far visible as constant
 // inputs (schemas compute exact shapes from them: Reshape of a computed
 // shape, NonZero), takes the node's kernel from a cache, and runs it on
-// buffers from the frame's pool, which go back at their last reader.
+// buffers from the frame's pool, which go back at their last reader; the
+// outputs it hands out come from an OutputPool that recycles the buffers of
+// outputs the caller has dropped (a decoder's previous caches).
 // Kernels that take their shapes at run time (device::Kernel::
 // TakesShapesAtRun) serve every shape of their dtypes and ranks; the others
 // are cached by exact shapes. Control-flow nodes run their compiled
-// subgraphs instead. A run at shapes seen before thus compiles nothing and
-// allocates no tensor memory but its outputs.
+// subgraphs instead. A run at shapes seen before thus compiles nothing and,
+// once the caller drops earlier outputs, allocates no tensor memory.
 //
 // When every shape follows from the input shapes alone (no control flow, no
 // shape known only from data) and runs come back to one input-shape
@@ -38,6 +40,7 @@
 #include "graph/op_schema.h"
 #include "runtime/dynamic/control_flow.h"
 #include "runtime/dynamic/kernel_cache.h"
+#include "runtime/dynamic/output_pool.h"
 #include "runtime/dynamic/plan_cache.h"
 #include "runtime/dynamic/run_frame.h"
 #include "runtime/execution_plan.h"
@@ -69,8 +72,8 @@ class DynamicExecutor {
   size_t cached_kernels() const { return kernels_.size(); }
   // kernels built so far (a run at shapes seen before builds none),
   uint64_t kernels_built() const { return kernels_built_.load(); }
-  // tensor buffers the node-by-node path allocated so far (likewise),
-  uint64_t buffer_allocations() const { return frames_.buffer_allocations(); }
+  // tensor buffers the node-by-node path allocated so far, outputs included (likewise),
+  uint64_t buffer_allocations() const { return frames_.buffer_allocations() + outputs_.allocations(); }
   // the static plans per input-shape signature,
   const PlanCache& plans() const { return plans_; }
   // whether runs still look for a static plan.
@@ -107,6 +110,7 @@ class DynamicExecutor {
   mutable KernelCache kernels_{kKernelCacheCapacity};
   mutable std::atomic<uint64_t> kernels_built_{0};
   mutable FramePool frames_;
+  mutable OutputPool outputs_;  // the buffers of the output tensors runs hand out
   std::unordered_set<const void*> constant_data_;  // buffers of impl.constants, which plans share
   mutable PlanCache plans_;
   mutable std::atomic<bool> plannable_{false};

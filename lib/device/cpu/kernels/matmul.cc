@@ -12,6 +12,8 @@
 #include <concepts>
 #include <type_traits>
 
+#include <omp.h>
+
 #include <fmt/core.h>
 
 #include "device/cpu/kernels/bf16_products.h"
@@ -19,7 +21,9 @@
 #include "device/cpu/kernels/dnnl_utils.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "device/cpu/kernels/weight_tiled_matmul.h"
 #include "graph/shape_inference_utils.h"
+#include "graph/shapes_at_run.h"
 
 namespace ge::device::cpu {
 
@@ -65,39 +69,21 @@ dnnl::memory::desc OperandDesc(const MatrixOperand& m, size_t rank,
   return dnnl::memory::desc(ToDnnlDims(dims), type, ToDnnlDims(strides));
 }
 
-// The shapes a float32 matmul of two variable operands is built for, and how
-// it reads them; a run at other shapes (a dynamic model's attention, whose
-// key length grows every token) multiplies with oneDNN's sgemm instead of
-// building a primitive per shape.
-struct MatMulShapes {
-  Shape a, b, y;
-  bool transpose_a = false, transpose_b = false;
-};
-
-void MultiplyAtRunShapes(const std::string& label, const MatMulShapes& built, const KernelContext& ctx, bool has_bias);
-
 class MatMulKernel final : public Kernel {
  public:
   MatMulKernel(const Node& node, const dnnl::matmul::primitive_desc& pd, const dnnl::memory::desc& user_b,
-               std::optional<dnnl::memory::desc> bias, std::optional<MatMulShapes> shapes)
+               std::optional<dnnl::memory::desc> bias)
       : label_(node.Describe()),
         primitive_(pd),
         a_(pd.src_desc()),
         b_(pd.weights_desc()),
         dst_(pd.dst_desc()),
         scratchpad_(pd.scratchpad_desc()),
-        bias_(std::move(bias)),
-        shapes_(std::move(shapes)) {
+        bias_(std::move(bias)) {
     if (const Tensor* constant_b = node.input(1)->constant()) packed_b_ = PackConstant(*constant_b, user_b, b_);
   }
 
-  bool TakesShapesAtRun() const override { return shapes_.has_value(); }
-
   void Run(const KernelContext& ctx) const override {
-    if (shapes_ && (*ctx.inputs[0].shape != shapes_->a || *ctx.inputs[1].shape != shapes_->b ||
-                    *ctx.outputs[0].shape != shapes_->y)) {
-      return MultiplyAtRunShapes(label_, *shapes_, ctx, bias_.has_value());
-    }
     std::unordered_map<int, dnnl::memory> args;
     args.emplace(DNNL_ARG_SRC, WrapBuffer(a_, ctx.inputs[0].data));
     args.emplace(DNNL_ARG_WEIGHTS, packed_b_ ? *packed_b_ : WrapBuffer(b_, ctx.inputs[1].data));
@@ -119,7 +105,6 @@ class MatMulKernel final : public Kernel {
   dnnl::memory::desc a_, b_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
   std::optional<dnnl::memory> packed_b_;
-  std::optional<MatMulShapes> shapes_;  // set when both operands vary: runs at other shapes
 };
 
 using DirectMatMulTypes = TypeList<double, _Float16, BFloat16, int32_t, uint32_t, int64_t, uint64_t>;
@@ -264,47 +249,110 @@ void FoldBatchIntoRows(MatrixOperand& a, MatrixOperand& b) {
   b.batch.clear();
 }
 
-void MultiplyAtRunShapes(const std::string& label, const MatMulShapes& built, const KernelContext& ctx, bool has_bias) {
-  MatrixOperand a = ReadOperand(*ctx.inputs[0].shape, built.transpose_a, /*is_x1=*/true);
-  MatrixOperand b = ReadOperand(*ctx.inputs[1].shape, built.transpose_b, /*is_x1=*/false);
-  FoldBatchIntoRows(a, b);
-  Shape batch;
-  try {
-    batch = BroadcastShapes(Shape(a.batch), Shape(b.batch));
-  } catch (const Error& e) {
-    throw Error(e.code(), fmt::format("{}: batch dims do not broadcast: {}", label, e.what()));
-  }
-  const int64_t m = a.rows, k = a.cols, n = b.cols;
-  if (a.cols != b.rows || batch.NumElements() * m * n != ctx.outputs[0].num_elements()) {
-    throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: x1 {} @ x2 {} does not give the output {}", label,
-                                                         ctx.inputs[0].shape->ToString(),
-                                                         ctx.inputs[1].shape->ToString(),
-                                                         ctx.outputs[0].shape->ToString()));
-  }
-  const std::vector<int64_t> a_offsets = BatchOffsets(a.batch, batch);
-  const std::vector<int64_t> b_offsets = BatchOffsets(b.batch, batch);
-  const auto* x1 = ctx.inputs[0].as<const float>();
-  const auto* x2 = ctx.inputs[1].as<const float>();
-  const float* bias = has_bias ? ctx.inputs[2].as<const float>() : nullptr;
-  auto* y = ctx.outputs[0].as<float>();
-  for (size_t matrix = 0; matrix < a_offsets.size(); ++matrix) {
-    float* c = y + static_cast<int64_t>(matrix) * m * n;
-    // sgemm adds to C (beta 1) the bias rows; with no bias it overwrites C (beta 0).
-    for (int64_t row = 0; bias != nullptr && row < m; ++row) std::copy(bias, bias + n, c + row * n);
-    if (m == 0 || n == 0) continue;
-    if (k == 0) {
-      if (bias == nullptr) std::fill(c, c + m * n, 0.0f);
-      continue;
+// The float32 kernels of a dynamic model (graph/shapes_at_run.h), which read
+// every dim at run time. Two variable operands (attention's q @ k^T, whose
+// key length grows every token) multiply through oneDNN's sgemm, one call
+// per matrix of the batch, with no primitive built per shape.
+class RunShapedMatMulKernel final : public Kernel {
+ public:
+  RunShapedMatMulKernel(const Node& node, bool transpose_a, bool transpose_b)
+      : label_(node.Describe()), transpose_a_(transpose_a), transpose_b_(transpose_b), has_bias_(HasInput(node, 2)) {}
+
+  bool TakesShapesAtRun() const override { return true; }
+
+  void Run(const KernelContext& ctx) const override {
+    MatrixOperand a = ReadOperand(*ctx.inputs[0].shape, transpose_a_, /*is_x1=*/true);
+    MatrixOperand b = ReadOperand(*ctx.inputs[1].shape, transpose_b_, /*is_x1=*/false);
+    FoldBatchIntoRows(a, b);
+    Shape batch;
+    try {
+      batch = BroadcastShapes(Shape(a.batch), Shape(b.batch));
+    } catch (const Error& e) {
+      throw Error(e.code(), fmt::format("{}: batch dims do not broadcast: {}", label_, e.what()));
     }
-    const dnnl_status_t status = dnnl_sgemm(
-        a.transposed ? 'T' : 'N', b.transposed ? 'T' : 'N', m, n, k, 1.0f, x1 + a_offsets[matrix] * m * k,
-        a.transposed ? m : k, x2 + b_offsets[matrix] * k * n, b.transposed ? k : n, bias != nullptr ? 1.0f : 0.0f,
-        c, n);
-    if (status != dnnl_success) {
-      throw Error(ErrorCode::kInternal, fmt::format("{}: oneDNN sgemm failed with status {}", label,
-                                                    static_cast<int>(status)));
+    const int64_t m = a.rows, k = a.cols, n = b.cols;
+    if (a.cols != b.rows || batch.NumElements() * m * n != ctx.outputs[0].num_elements()) {
+      throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: x1 {} @ x2 {} does not give the output {}", label_,
+                                                           ctx.inputs[0].shape->ToString(),
+                                                           ctx.inputs[1].shape->ToString(),
+                                                           ctx.outputs[0].shape->ToString()));
+    }
+    const std::vector<int64_t> a_offsets = BatchOffsets(a.batch, batch);
+    const std::vector<int64_t> b_offsets = BatchOffsets(b.batch, batch);
+    const auto* x1 = ctx.inputs[0].as<const float>();
+    const auto* x2 = ctx.inputs[1].as<const float>();
+    const float* bias = has_bias_ ? ctx.inputs[2].as<const float>() : nullptr;
+    auto* y = ctx.outputs[0].as<float>();
+    for (size_t matrix = 0; matrix < a_offsets.size(); ++matrix) {
+      float* c = y + static_cast<int64_t>(matrix) * m * n;
+      // sgemm adds the product to C's bias rows (beta 1), or overwrites C (beta 0).
+      for (int64_t row = 0; bias != nullptr && row < m; ++row) std::copy(bias, bias + n, c + row * n);
+      if (m == 0 || n == 0) continue;
+      if (k == 0) {
+        if (bias == nullptr) std::fill(c, c + m * n, 0.0f);
+        continue;
+      }
+      const dnnl_status_t status = dnnl_sgemm(
+          a.transposed ? 'T' : 'N', b.transposed ? 'T' : 'N', m, n, k, 1.0f, x1 + a_offsets[matrix] * m * k,
+          a.transposed ? m : k, x2 + b_offsets[matrix] * k * n, b.transposed ? k : n, bias != nullptr ? 1.0f : 0.0f,
+          c, n);
+      if (status != dnnl_success) {
+        throw Error(ErrorCode::kInternal,
+                    fmt::format("{}: oneDNN sgemm failed with status {}", label_, static_cast<int>(status)));
+      }
     }
   }
+
+ private:
+  std::string label_;
+  bool transpose_a_, transpose_b_, has_bias_;
+};
+
+// A constant [K, N] weight (a linear layer) times x with any number of rows:
+// WeightTiledMatMul reads the weight where it is, once per call, so the
+// model keeps no packed copy per row count (a decoder's prompt and its
+// one-token steps share the kernel).
+class WeightRowsMatMulKernel final : public Kernel {
+ public:
+  WeightRowsMatMulKernel(const Node& node, int64_t k, int64_t n, bool transposed_weight)
+      : label_(node.Describe()),
+        k_(k),
+        n_(n),
+        transposed_weight_(transposed_weight),
+        has_bias_(HasInput(node, 2)),
+        threads_(omp_get_max_threads()) {}
+
+  bool TakesShapesAtRun() const override { return true; }
+  size_t WorkspaceBytes() const override { return WeightTileWorkspaceBytes(k_, threads_); }
+
+  void Run(const KernelContext& ctx) const override {
+    const int64_t rows = k_ > 0 ? ctx.inputs[0].num_elements() / k_ : ctx.outputs[0].num_elements() / n_;
+    TiledWeight w;
+    w.data = ctx.inputs[1].data;
+    w.dtype = DataType::kFloat;
+    w.k = k_;
+    w.n = n_;
+    w.transposed = transposed_weight_;
+    const float* bias = has_bias_ ? ctx.inputs[2].as<const float>() : nullptr;
+    WeightTiledMatMul(label_, ctx.inputs[0].as<const float>(), rows, w, bias, TileActivation::kNone,
+                      ctx.outputs[0].as<float>(), ctx.workspace, threads_);
+  }
+
+ private:
+  std::string label_;
+  int64_t k_, n_;
+  bool transposed_weight_, has_bias_;
+  int threads_;
+};
+
+// The kernel of a dynamic model's float32 product (graph/shapes_at_run.h), or
+// null where the shape-specialized oneDNN kernel must serve (x1 transposed
+// against a constant weight, a weight with batch dims).
+std::unique_ptr<Kernel> MakeRunShapedMatMul(const Node& node, const MatrixOperand& a, const MatrixOperand& b,
+                                            bool transpose_a, bool transpose_b) {
+  if (node.input(1)->constant() == nullptr) return std::make_unique<RunShapedMatMulKernel>(node, transpose_a, transpose_b);
+  if (a.transposed || InputShape(node, 1).rank() != 2 || b.rows == 0 || b.cols == 0) return nullptr;
+  return std::make_unique<WeightRowsMatMulKernel>(node, b.rows, b.cols, b.transposed);
 }
 
 std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_attr, const char* transpose_b_attr) {
@@ -359,6 +407,12 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
       return std::make_unique<DirectMatMulKernel<typename decltype(tag)::type>>(a, b, batch, HasInput(node, 2));
     });
   }
+  if (dtype == DataType::kFloat && !reduced_precision && BuildsForShapesAtRun(node)) {
+    if (std::unique_ptr<Kernel> kernel = MakeRunShapedMatMul(node, a, b, node.attrs().GetBool(transpose_a_attr),
+                                                             node.attrs().GetBool(transpose_b_attr))) {
+      return kernel;
+    }
+  }
   const size_t rank = batch.rank() + 2;
   std::vector<int64_t> dst_dims = batch.dims();
   dst_dims.push_back(m);
@@ -396,12 +450,7 @@ std::unique_ptr<Kernel> MakeMatMul(const Node& node, const char* transpose_a_att
     dnnl::matmul::desc desc = bias ? dnnl::matmul::desc(a_desc, b_build, *bias, dst_desc)
                                    : dnnl::matmul::desc(a_desc, b_build, dst_desc);
     dnnl::matmul::primitive_desc pd(desc, DnnlAttributes(), CpuEngine());
-    std::optional<MatMulShapes> shapes;
-    if (!constant_b) {
-      shapes = MatMulShapes{a_shape, b_shape, OutputShape(node, 0), node.attrs().GetBool(transpose_a_attr),
-                            node.attrs().GetBool(transpose_b_attr)};
-    }
-    return std::make_unique<MatMulKernel>(node, pd, b_desc, bias, std::move(shapes));
+    return std::make_unique<MatMulKernel>(node, pd, b_desc, bias);
   });
 }
 
