@@ -13,7 +13,9 @@
 // (within the dtype's epsilon, see IsUniformConstant), gamma and beta are
 // constants of x's dtype holding exactly the normalized dims, no elementwise
 // step broadcasts beyond x's shape, and every intermediate feeds only the next
-// step of the pattern and is not a graph output.
+// step of the pattern and is not a graph output. The normalized dims must be
+// known; the leading ones may not be (a dynamic model's batch and sequence).
+#include <algorithm>
 #include <numeric>
 
 #include "passes/builtin_passes.h"
@@ -56,13 +58,17 @@ class LayerNormMatcher {
   std::optional<Fusion> Match(Node* mean) const {
     if (!matcher_.Absorbable(mean, "ReduceMeanD") || mean->num_inputs() != 1) return std::nullopt;
     Value* x = mean->input(0);
-    if (x == nullptr || !x->shape().IsStatic() || !IsFusableFloat(x->dtype()) ||
+    if (x == nullptr || x->shape().unknown_rank() || !IsFusableFloat(x->dtype()) ||
         !DeviceHasKernel(ctx_, "LayerNorm", x->dtype())) {
       return std::nullopt;
     }
     const int64_t rank = static_cast<int64_t>(x->shape().rank());
     std::optional<int64_t> begin = TrailingReductionBegin(*mean, rank);
     if (!begin) return std::nullopt;
+    // The normalized dims size gamma and beta; the others (a dynamic
+    // model's batch and sequence) may be unknown.
+    const auto& dims = x->shape().dims();
+    if (std::find(dims.begin() + *begin, dims.end(), Shape::kUnknownDim) != dims.end()) return std::nullopt;
 
     Node* sub = matcher_.SoleUser(mean->output(0), "Sub");
     if (sub == nullptr || sub->input(0) != x || sub->input(1) != mean->output(0) || !SameShape(sub, x)) {

@@ -3,6 +3,8 @@
 // failures that name the node.
 #pragma once
 
+#include <concepts>
+
 #include <array>
 #include <initializer_list>
 #include <optional>
@@ -48,6 +50,15 @@ int64_t Axis(InferContext& ctx, int64_t axis, size_t rank, const std::string& wh
 Shape Broadcast(InferContext& ctx, const Shape& a, const Shape& b);
 // Two dims that must be equal (an unknown one takes the other); fails naming `what`.
 int64_t MergeDim(InferContext& ctx, int64_t a, int64_t b, const std::string& what);
+// The same with `what` made only on failure: for the schemas a dynamic
+// model infers at every run (MergeDim(ctx, a, b, [&] { return ...; })).
+template <typename Describe>
+  requires std::invocable<Describe>
+int64_t MergeDim(InferContext& ctx, int64_t a, int64_t b, Describe&& what) {
+  if (a == Shape::kUnknownDim) return b;
+  if (b != Shape::kUnknownDim && a != b) return MergeDim(ctx, a, b, std::string(what()));
+  return a;
+}
 // Fails unless shape has unknown rank or exactly `rank` dims.
 void RequireRank(InferContext& ctx, const Shape& shape, size_t rank, const std::string& what);
 // The shape when its rank is known, else `rank` unknown dims.
@@ -75,6 +86,13 @@ int64_t CheckedDimMul(InferContext& ctx, int64_t a, int64_t b, const std::string
 // a + b of a known dim and a length or offset of either sign (negative pads
 // crop). Unknown dims are the caller's to handle: -1 is also a valid offset.
 int64_t CheckedDimAdd(InferContext& ctx, int64_t a, int64_t b, const std::string& what);
+template <typename Describe>
+  requires std::invocable<Describe>
+int64_t CheckedDimAdd(InferContext& ctx, int64_t a, int64_t b, Describe&& what) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return CheckedDimAdd(ctx, a, b, std::string(what()));
+  return sum;
+}
 // A length computed in floating point (scales, Range bounds), already rounded
 // by the caller, as int64 (truncating); fails naming `what` when it is nan or
 // beyond int64.

@@ -63,7 +63,7 @@ void InferBatchMatMul(InferContext& ctx) {
   };
   const std::vector<int64_t> a = as_matrix(x1, true, infer::Attr<bool>(ctx, "adj_x1"));
   const std::vector<int64_t> b = as_matrix(x2, false, infer::Attr<bool>(ctx, "adj_x2"));
-  infer::MergeDim(ctx, a[a.size() - 1], b[b.size() - 2], ContractionMismatch(x1, x2));
+  infer::MergeDim(ctx, a[a.size() - 1], b[b.size() - 2], [&] { return ContractionMismatch(x1, x2); });
   const Shape batch = infer::Broadcast(ctx, Shape(std::vector<int64_t>(a.begin(), a.end() - 2)),
                                        Shape(std::vector<int64_t>(b.begin(), b.end() - 2)));
   std::vector<int64_t> out = batch.dims();

@@ -36,15 +36,17 @@ void InferConcat(InferContext& ctx) {
     }
     for (size_t d = 0; d < x.rank(); ++d) {
       if (static_cast<int64_t>(d) != axis) {
-        (*out)[d] = infer::MergeDim(ctx, (*out)[d], x.dim(d), fmt::format("dim {} of input {} {}", d, i, x.ToString()));
+        (*out)[d] = infer::MergeDim(ctx, (*out)[d], x.dim(d),
+                                    [&] { return fmt::format("dim {} of input {} {}", d, i, x.ToString()); });
       }
     }
     int64_t& sum = (*out)[axis];
     if (sum == kUnknown || x.dim(axis) == kUnknown) {
       sum = kUnknown;
     } else {
-      sum = infer::CheckedDimAdd(ctx, sum, x.dim(axis),
-                                 fmt::format("the lengths along the concat axis up to input {} {}", i, x.ToString()));
+      sum = infer::CheckedDimAdd(ctx, sum, x.dim(axis), [&] {
+        return fmt::format("the lengths along the concat axis up to input {} {}", i, x.ToString());
+      });
     }
   }
   // An input of unknown rank contributes an unknown length along the axis.

@@ -308,10 +308,10 @@ class RunShapedMatMulKernel final : public Kernel {
   bool transpose_a_, transpose_b_, has_bias_;
 };
 
-// A constant [K, N] weight (a linear layer) times x with any number of rows:
-// WeightTiledMatMul reads the weight where it is, once per call, so the
-// model keeps no packed copy per row count (a decoder's prompt and its
-// one-token steps share the kernel).
+// A constant [K, N] weight (a linear layer) times x with any number of rows,
+// reading the weight where it is: the model keeps no packed copy per row
+// count (a decoder's prompt and its one-token steps share the kernel). Few
+// rows go through WeightTiledMatMul's direct path, which reads W once.
 class WeightRowsMatMulKernel final : public Kernel {
  public:
   WeightRowsMatMulKernel(const Node& node, int64_t k, int64_t n, bool transposed_weight)
@@ -327,18 +327,35 @@ class WeightRowsMatMulKernel final : public Kernel {
 
   void Run(const KernelContext& ctx) const override {
     const int64_t rows = k_ > 0 ? ctx.inputs[0].num_elements() / k_ : ctx.outputs[0].num_elements() / n_;
+    const float* bias = has_bias_ ? ctx.inputs[2].as<const float>() : nullptr;
+    if (rows > kReadOnceRows) return Multiply(ctx.inputs[0].as<const float>(), rows, ctx.inputs[1].as<const float>(),
+                                              bias, ctx.outputs[0].as<float>());
     TiledWeight w;
     w.data = ctx.inputs[1].data;
     w.dtype = DataType::kFloat;
     w.k = k_;
     w.n = n_;
     w.transposed = transposed_weight_;
-    const float* bias = has_bias_ ? ctx.inputs[2].as<const float>() : nullptr;
     WeightTiledMatMul(label_, ctx.inputs[0].as<const float>(), rows, w, bias, TileActivation::kNone,
                       ctx.outputs[0].as<float>(), ctx.workspace, threads_);
   }
 
  private:
+  // Up to this many rows reading W once bounds the product (a decoder's
+  // tokens); beyond, the arithmetic does, and oneDNN's sgemm (which blocks
+  // for registers and caches) multiplies W where it is.
+  static constexpr int64_t kReadOnceRows = 4;
+
+  void Multiply(const float* x, int64_t rows, const float* w, const float* bias, float* y) const {
+    for (int64_t row = 0; bias != nullptr && row < rows; ++row) std::copy(bias, bias + n_, y + row * n_);
+    const dnnl_status_t status = dnnl_sgemm('N', transposed_weight_ ? 'T' : 'N', rows, n_, k_, 1.0f, x, k_, w,
+                                            transposed_weight_ ? k_ : n_, bias != nullptr ? 1.0f : 0.0f, y, n_);
+    if (status != dnnl_success) {
+      throw Error(ErrorCode::kInternal, fmt::format("{}: oneDNN sgemm failed with status {}", label_,
+                                                    static_cast<int>(status)));
+    }
+  }
+
   std::string label_;
   int64_t k_, n_;
   bool transposed_weight_, has_bias_;

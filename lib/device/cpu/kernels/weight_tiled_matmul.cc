@@ -225,21 +225,31 @@ void WeightTiledMatMul(const std::string& node_label, const float* x, int64_t ro
     const int64_t first = tile * kWeightTileColumns, width = std::min(kWeightTileColumns, w.n - first);
     const int64_t row0 = block * block_rows, count = std::min(block_rows, rows - row0);
     if (count <= 0) continue;
-    float* expanded = reinterpret_cast<float*>(static_cast<char*>(workspace) + per_thread * omp_get_thread_num());
-    switch (w.dtype) {
-      case DataType::kInt8:
-        PerCpu([&] { ExpandTile<int8_t>(w, first, width, expanded); });
-        break;
-      case DataType::kFloat16:
-        PerCpu([&] { ExpandTile<_Float16>(w, first, width, expanded); });
-        break;
-      default:
-        PerCpu([&] { ExpandTile<float>(w, first, width, expanded); });
-        break;
+    // A float32 weight (without dequantization) is multiplied where it is;
+    // the other types are expanded to float32 first, one tile at a time.
+    const float* columns = nullptr;
+    int64_t columns_stride = w.transposed ? w.k : width;
+    if (w.dtype == DataType::kFloat && w.scale == nullptr) {
+      columns = static_cast<const float*>(w.data) + (w.transposed ? first * w.k : first);
+      columns_stride = w.transposed ? w.k : w.n;
+    } else {
+      float* expanded = reinterpret_cast<float*>(static_cast<char*>(workspace) + per_thread * omp_get_thread_num());
+      switch (w.dtype) {
+        case DataType::kInt8:
+          PerCpu([&] { ExpandTile<int8_t>(w, first, width, expanded); });
+          break;
+        case DataType::kFloat16:
+          PerCpu([&] { ExpandTile<_Float16>(w, first, width, expanded); });
+          break;
+        default:
+          PerCpu([&] { ExpandTile<float>(w, first, width, expanded); });
+          break;
+      }
+      columns = expanded;
     }
     float* out = y + row0 * w.n + first;
     const dnnl::status status = dnnl::sgemm('N', w.transposed ? 'T' : 'N', count, width, w.k, 1.0f, x + row0 * w.k, w.k,
-                                            expanded, w.transposed ? w.k : width, 0.0f, out, w.n);
+                                            columns, columns_stride, 0.0f, out, w.n);
     if (status != dnnl::status::success) {
 #pragma omp atomic write
       failed = true;
