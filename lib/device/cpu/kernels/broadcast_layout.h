@@ -42,13 +42,12 @@ class BroadcastLayout {
     const int64_t inner_size = inner();
     const int64_t chunks_per_row = std::max<int64_t>(1, (inner_size + kChunk - 1) / kChunk);
     const int64_t tasks = rows_ * chunks_per_row;
-#pragma omp parallel for if (rows_ * inner_size > kParallelGrain)
-    for (int64_t task = 0; task < tasks; ++task) {
+    ParallelFor(tasks, rows_ * inner_size > kParallelGrain, [&](int64_t task) {
       const int64_t row = task / chunks_per_row;
       const int64_t begin = (task % chunks_per_row) * kChunk;
       const int64_t count = std::min(kChunk, inner_size - begin);
       if (count > 0) run(row, begin, count);
-    }
+    });
   }
 
  private:

@@ -68,14 +68,12 @@ class ConcatKernel final : public Kernel {
     auto* y = static_cast<char*>(ctx.outputs[0].data);
     const int64_t count = static_cast<int64_t>(plan.piece_bytes.size());
     const int64_t total_bytes = plan.outer * static_cast<int64_t>(plan.whole_row_bytes);
-#pragma omp parallel for collapse(2) if (total_bytes > 4 * kParallelGrain)
-    for (int64_t o = 0; o < plan.outer; ++o) {
-      for (int64_t i = 0; i < count; ++i) {
-        const size_t bytes = plan.piece_bytes[i];
-        std::memcpy(y + o * plan.whole_row_bytes + plan.piece_offsets[i],
-                    static_cast<const char*>(ctx.inputs[i].data) + o * bytes, bytes);
-      }
-    }
+    ParallelFor(plan.outer * count, total_bytes > 4 * kParallelGrain, [&](int64_t task) {
+      const int64_t o = task / count, i = task % count;
+      const size_t bytes = plan.piece_bytes[i];
+      std::memcpy(y + o * plan.whole_row_bytes + plan.piece_offsets[i],
+                  static_cast<const char*>(ctx.inputs[i].data) + o * bytes, bytes);
+    });
   }
 
  private:
@@ -91,14 +89,12 @@ class SplitKernel final : public Kernel {
     const auto* x = static_cast<const char*>(ctx.inputs[0].data);
     const int64_t pieces = static_cast<int64_t>(plan_.piece_bytes.size());
     const int64_t total_bytes = plan_.outer * static_cast<int64_t>(plan_.whole_row_bytes);
-#pragma omp parallel for collapse(2) if (total_bytes > 4 * kParallelGrain)
-    for (int64_t o = 0; o < plan_.outer; ++o) {
-      for (int64_t i = 0; i < pieces; ++i) {
-        const size_t bytes = plan_.piece_bytes[i];
-        std::memcpy(static_cast<char*>(ctx.outputs[i].data) + o * bytes,
-                    x + o * plan_.whole_row_bytes + plan_.piece_offsets[i], bytes);
-      }
-    }
+    ParallelFor(plan_.outer * pieces, total_bytes > 4 * kParallelGrain, [&](int64_t task) {
+      const int64_t o = task / pieces, i = task % pieces;
+      const size_t bytes = plan_.piece_bytes[i];
+      std::memcpy(static_cast<char*>(ctx.outputs[i].data) + o * bytes,
+                  x + o * plan_.whole_row_bytes + plan_.piece_offsets[i], bytes);
+    });
   }
 
  private:

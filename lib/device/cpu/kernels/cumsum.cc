@@ -26,8 +26,7 @@ class CumsumKernel final : public Kernel {
     const int64_t inner = Product(std::span(dims_).subspan(axis + 1));
     const T* x = ctx.inputs[0].as<const T>();
     T* y = ctx.outputs[0].as<T>();
-#pragma omp parallel for if (outer * n * inner > kParallelGrain)
-    for (int64_t line = 0; line < outer * inner; ++line) {
+    ParallelFor(outer * inner, outer * n * inner > kParallelGrain, [&](int64_t line) {
       const int64_t base = (line / inner) * n * inner + line % inner;
       Compute<T> sum{};
       for (int64_t step = 0; step < n; ++step) {
@@ -40,7 +39,7 @@ class CumsumKernel final : public Kernel {
           y[at] = Store<T>(sum);
         }
       }
-    }
+    });
   }
 
  private:

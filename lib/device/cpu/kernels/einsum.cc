@@ -39,8 +39,7 @@ class EinsumKernel final : public Kernel {
     T* y = ctx.outputs[0].as<T>();
     const int64_t total = Product(plan_.out_sizes);
     const int64_t inner = Product(plan_.sum_sizes);
-#pragma omp parallel for if (total * inner * static_cast<int64_t>(operands) > kParallelGrain)
-    for (int64_t flat = 0; flat < total; ++flat) {
+    ParallelFor(total, total * inner * static_cast<int64_t>(operands) > kParallelGrain, [&](int64_t flat) {
       std::vector<int64_t> base(operands, 0);
       int64_t rest = flat;
       for (size_t l = plan_.out_sizes.size(); l-- > 0;) {
@@ -62,7 +61,7 @@ class EinsumKernel final : public Kernel {
         sum += product;
       }
       y[flat] = Store<T>(sum);
-    }
+    });
   }
 
  private:

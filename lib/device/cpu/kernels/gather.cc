@@ -43,15 +43,14 @@ class GatherKernel final : public Kernel {
     auto* y = static_cast<char*>(ctx.outputs[0].data);
     const size_t slice_bytes = static_cast<size_t>(layout_.x_view.inner) * layout_.element_bytes;
     const int64_t rows = layout_.batch * layout_.x_view.outer * layout_.count;
-#pragma omp parallel for if (rows * layout_.x_view.inner > kParallelGrain)
-    for (int64_t row = 0; row < rows; ++row) {
+    ParallelFor(rows, rows * layout_.x_view.inner > kParallelGrain, [&](int64_t row) {
       const int64_t i = row % layout_.count;
       const int64_t bo = row / layout_.count;  // batch * outer + outer index
       const int64_t b = bo / layout_.x_view.outer;
       int64_t index = indices[b * layout_.count + i];
       if (index < 0) index += layout_.x_view.length;
       std::memcpy(y + row * slice_bytes, x + (bo * layout_.x_view.length + index) * slice_bytes, slice_bytes);
-    }
+    });
   }
 
  private:
@@ -113,8 +112,7 @@ class GatherElementsKernel final : public Kernel {
     auto* y = ctx.outputs[0].as<Element>();
     const auto n = static_cast<int64_t>(indices.size());
     const size_t rank = index_dims_.size();
-#pragma omp parallel for if (n > kParallelGrain)
-    for (int64_t i = 0; i < n; ++i) {
+    ParallelFor(n, n > kParallelGrain, [&](int64_t i) {
       int64_t offset = 0;
       int64_t rest = i;
       for (size_t d = rank; d-- > 0;) {
@@ -123,7 +121,7 @@ class GatherElementsKernel final : public Kernel {
         rest /= index_dims_[d];
       }
       y[i] = x[offset];
-    }
+    });
   }
 
  private:
@@ -185,8 +183,9 @@ class GatherNdKernel final : public Kernel {
     const auto* x = static_cast<const char*>(ctx.inputs[0].data);
     auto* y = static_cast<char*>(ctx.outputs[0].data);
     const size_t slice_bytes = static_cast<size_t>(layout_.slice) * layout_.element_bytes;
-#pragma omp parallel for if (tuples * layout_.slice > kParallelGrain)
-    for (int64_t t = 0; t < tuples; ++t) std::memcpy(y + t * slice_bytes, x + offsets[t] * slice_bytes, slice_bytes);
+    ParallelFor(tuples, tuples * layout_.slice > kParallelGrain, [&](int64_t t) {
+      std::memcpy(y + t * slice_bytes, x + offsets[t] * slice_bytes, slice_bytes);
+    });
   }
 
  private:

@@ -22,13 +22,28 @@ namespace ge::device::cpu {
 // OpenMP team costs more than the work.
 inline constexpr int64_t kParallelGrain = 1 << 15;
 
+// Calls body(i) for i in [0, count): on the OpenMP threads when `parallel`,
+// else on the calling thread without entering OpenMP. An OpenMP region costs
+// about a microsecond even when its if clause is false (libgomp sets up a
+// team of one), as much as a small tensor's whole kernel: dynamic models run
+// hundreds of those per run (shape arithmetic), so small work stays out.
+template <typename Body>
+void ParallelFor(int64_t count, bool parallel, Body&& body) {
+  if (parallel && count > 1) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < count; ++i) body(i);
+    return;
+  }
+  for (int64_t i = 0; i < count; ++i) body(i);
+}
+
 // Calls span(begin, end) over [0, count) in chunks of kParallelGrain
 // elements, on the OpenMP threads when there is more than one chunk.
 template <typename Span>
 void ForEachChunk(int64_t count, Span&& span) {
   const int64_t chunks = (count + kParallelGrain - 1) / kParallelGrain;
-#pragma omp parallel for if (chunks > 1)
-  for (int64_t c = 0; c < chunks; ++c) span(c * kParallelGrain, std::min(count, (c + 1) * kParallelGrain));
+  ParallelFor(chunks, chunks > 1,
+              [&](int64_t c) { span(c * kParallelGrain, std::min(count, (c + 1) * kParallelGrain)); });
 }
 
 // Throws ge::Error prefixed with node.Describe() ("node 'conv1' (Conv2D): ...").

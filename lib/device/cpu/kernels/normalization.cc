@@ -42,14 +42,13 @@ class BatchNormKernel final : public Kernel {
       b[c] = Load(offset[c]) - Load(mean[c]) * a[c];
     }
     const int64_t planes = batch_ * channels_;
-#pragma omp parallel for if (planes * spatial_ > kParallelGrain)
-    for (int64_t p = 0; p < planes; ++p) {
+    ParallelFor(planes, planes * spatial_ > kParallelGrain, [&](int64_t p) {
       const int64_t c = p % channels_;
       const T* in = x + p * spatial_;
       T* out = y + p * spatial_;
       const C ac = a[c], bc = b[c];
       for (int64_t i = 0; i < spatial_; ++i) out[i] = Store<T>(Load(in[i]) * ac + bc);
-    }
+    });
   }
 
  private:
@@ -144,8 +143,7 @@ class LayerNormKernel final : public Kernel {
     T* y = ctx.outputs[0].as<T>();
     T* mean_out = ctx.outputs.size() > 1 ? ctx.outputs[1].as<T>() : nullptr;
     T* var_out = ctx.outputs.size() > 2 ? ctx.outputs[2].as<T>() : nullptr;
-#pragma omp parallel for if (rows_ * cols_ > kParallelGrain)
-    for (int64_t r = 0; r < rows_; ++r) {
+    ParallelFor(rows_, rows_ * cols_ > kParallelGrain, [&](int64_t r) {
       const Moments moments = PerCpu([&] {
         return LayerNormRow<T, kFast>(x + r * cols_, y + r * cols_, gamma, beta, cols_, params_, (r * cols_) % params_,
                                       epsilon_);
@@ -154,7 +152,7 @@ class LayerNormKernel final : public Kernel {
       using C = std::conditional_t<kFast, Compute<T>, double>;
       if (mean_out != nullptr) mean_out[r] = Store<T>(static_cast<C>(moments.mean));
       if (var_out != nullptr) var_out[r] = Store<T>(moments.variance);
-    }
+    });
   }
 
  private:
@@ -216,8 +214,7 @@ class InstanceNormKernel final : public Kernel {
     const T* beta = ctx.inputs[2].as<const T>();
     T* y = ctx.outputs[0].as<T>();
     const int64_t planes = batch_ * channels_;
-#pragma omp parallel for if (planes * spatial_ > kParallelGrain)
-    for (int64_t p = 0; p < planes; ++p) {
+    ParallelFor(planes, planes * spatial_ > kParallelGrain, [&](int64_t p) {
       const int64_t c = p % channels_;
       const T* in = x + p * spatial_;
       T* out = y + p * spatial_;
@@ -225,7 +222,7 @@ class InstanceNormKernel final : public Kernel {
       const double scale = static_cast<double>(Load(gamma[c])) / std::sqrt(variance + epsilon_);
       const double shift = static_cast<double>(Load(beta[c])) - mean * scale;
       for (int64_t i = 0; i < spatial_; ++i) out[i] = Store<T>(static_cast<double>(Load(in[i])) * scale + shift);
-    }
+    });
   }
 
  private:
@@ -285,8 +282,7 @@ class LrnKernel final : public Kernel {
 
   void SumWindows(const T* x, T* y) const {
     const int64_t planes = batch_ * channels_;
-#pragma omp parallel for if (planes * spatial_ * (2 * radius_ + 1) > kParallelGrain)
-    for (int64_t p = 0; p < planes; ++p) {
+    ParallelFor(planes, planes * spatial_ * (2 * radius_ + 1) > kParallelGrain, [&](int64_t p) {
       const int64_t n = p / channels_, c = p % channels_;
       const T* image = x + n * channels_ * spatial_;
       const int64_t first = std::max<int64_t>(c - radius_, 0);
@@ -296,13 +292,12 @@ class LrnKernel final : public Kernel {
         for (int64_t k = first; k <= last; ++k) squares += Square(image, k, i);
         y[p * spatial_ + i] = Normalized(image, c, i, squares);
       }
-    }
+    });
   }
 
   void SlideWindows(const T* x, T* y) const {
     const int64_t columns = batch_ * spatial_;
-#pragma omp parallel for if (columns * channels_ > kParallelGrain)
-    for (int64_t column = 0; column < columns; ++column) {
+    ParallelFor(columns, columns * channels_ > kParallelGrain, [&](int64_t column) {
       const int64_t n = column / spatial_, i = column % spatial_;
       const T* image = x + n * channels_ * spatial_;
       T* out = y + n * channels_ * spatial_;
@@ -313,7 +308,7 @@ class LrnKernel final : public Kernel {
         if (c + radius_ + 1 < channels_) squares += Square(image, c + radius_ + 1, i);
         if (c - radius_ >= 0) squares -= Square(image, c - radius_, i);
       }
-    }
+    });
   }
 
   int64_t batch_, channels_, spatial_, radius_;

@@ -82,8 +82,7 @@ class PadKernel final : public Kernel {
     const int64_t inner = out_dims_.back();
     const std::vector<int64_t>& inner_map = maps.back();
     const int64_t rows = total / inner;
-#pragma omp parallel for if (total > kParallelGrain)
-    for (int64_t row = 0; row < rows; ++row) {
+    ParallelFor(rows, total > kParallelGrain, [&](int64_t row) {
       Element* out = y + row * inner;
       int64_t offset = 0;
       int64_t rest = row;
@@ -97,7 +96,7 @@ class PadKernel final : public Kernel {
       for (int64_t j = 0; j < inner; ++j) {
         out[j] = padding || inner_map[j] == kPadding ? fill : x[offset + inner_map[j]];
       }
-    }
+    });
   }
 
  private:

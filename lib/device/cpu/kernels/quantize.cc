@@ -33,8 +33,9 @@ template <typename RowFn>
 void ForEachChannelRow(const AxisView& layout, const RowFn& row) {
   const int64_t rows = layout.outer * layout.length;
   const int64_t inner = layout.inner;
-#pragma omp parallel for if (rows * inner > kParallelGrain)
-  for (int64_t r = 0; r < rows; ++r) row(r % layout.length, r * inner, (r + 1) * inner);
+  ParallelFor(rows, rows * inner > kParallelGrain, [&](int64_t r) {
+    row(r % layout.length, r * inner, (r + 1) * inner);
+  });
 }
 
 // y = saturate(round_half_even(x / scale) + zero_point). Float32 x divides in
@@ -104,10 +105,9 @@ class DynamicQuantizeLinearKernel final : public Kernel {
     const float scale = (hi - lo) / 255.0f;
     const uint8_t zero_point = scale == 0.0f ? 0 : SaturateRound<uint8_t>(-lo / scale);
     uint8_t* y = ctx.outputs[0].as<uint8_t>();
-#pragma omp parallel for if (count > kParallelGrain)
-    for (int64_t i = 0; i < count; ++i) {
+    ParallelFor(count, count > kParallelGrain, [&](int64_t i) {
       y[i] = scale == 0.0f ? 0 : SaturateRound<uint8_t>(std::nearbyint(x[i] / scale) + float(zero_point));
-    }
+    });
     *ctx.outputs[1].as<float>() = scale;
     *ctx.outputs[2].as<uint8_t>() = zero_point;
   }

@@ -212,18 +212,16 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
   const int64_t inner = plan.inner;
   const int64_t work = outputs * reduced * inner;
   if (plan.inner_reduced) {
-#pragma omp parallel for if (work > kParallelGrain)
-    for (int64_t o = 0; o < outputs; ++o) {
+    ParallelFor(outputs, work > kParallelGrain, [&](int64_t o) {
       const int64_t base = plan.outer.Offset(o);
       Acc acc = R::Init();
       for (int64_t r = 0; r < reduced; ++r) {
         acc = PerCpu<kClonesPay<T>>([&] { return StepRun<R>(acc, x + base + plan.reduced.Offset(r), inner); });
       }
       y[o] = Store<T>(R::Finish(acc, plan.count));
-    }
+    });
   } else {
-#pragma omp parallel for if (work > kParallelGrain)
-    for (int64_t o = 0; o < outputs; ++o) {
+    ParallelFor(outputs, work > kParallelGrain, [&](int64_t o) {
       const int64_t base = plan.outer.Offset(o);
       std::vector<Acc> acc(static_cast<size_t>(inner), R::Init());
       for (int64_t r = 0; r < reduced; ++r) {
@@ -231,7 +229,7 @@ void ReduceByPlan(const ReducePlan& plan, const T* x, T* y) {
       }
       T* out = y + o * inner;
       for (int64_t j = 0; j < inner; ++j) out[j] = Store<T>(R::Finish(acc[j], plan.count));
-    }
+    });
   }
 }
 

@@ -33,13 +33,12 @@ class ReverseSequenceKernel final : public Kernel {
     auto* y = ctx.outputs[0].as<Element>();
     const std::vector<int64_t> strides = RowMajorStrides(dims_);
     const int64_t n = Product(dims_);
-#pragma omp parallel for if (n > kParallelGrain)
-    for (int64_t i = 0; i < n; ++i) {
+    ParallelFor(n, n > kParallelGrain, [&](int64_t i) {
       const int64_t t = i / strides[seq_dim_] % dims_[seq_dim_];
       const int64_t b = i / strides[batch_dim_] % dims_[batch_dim_];
       const int64_t source = t < lengths[b] ? i + (lengths[b] - 1 - 2 * t) * strides[seq_dim_] : i;
       y[i] = x[source];
-    }
+    });
   }
 
  private:

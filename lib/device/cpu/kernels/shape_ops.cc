@@ -93,8 +93,9 @@ class CastKernel final : public Kernel {
     const Src* x = ctx.inputs[0].as<const Src>();
     Dst* y = ctx.outputs[0].as<Dst>();
     const int64_t n = ctx.outputs[0].num_elements();
-#pragma omp parallel for if (n > kParallelGrain)
-    for (int64_t i = 0; i < n; ++i) y[i] = Convert<Dst>(Load(x[i]));
+    ParallelFor(n, n > kParallelGrain, [&](int64_t i) {
+      y[i] = Convert<Dst>(Load(x[i]));
+    });
   }
 };
 

@@ -63,8 +63,7 @@ class StridedSliceKernel final : public Kernel {
     const int64_t inner_step = window.step.back();
     int64_t rows = 1;
     for (size_t d = 0; d + 1 < rank; ++d) rows *= out_dims_[d];
-#pragma omp parallel for if (rows * inner > kParallelGrain)
-    for (int64_t row = 0; row < rows; ++row) {
+    ParallelFor(rows, rows * inner > kParallelGrain, [&](int64_t row) {
       int64_t offset = window.start.back();
       int64_t rest = row;
       for (size_t d = rank - 1; d-- > 0;) {
@@ -77,7 +76,7 @@ class StridedSliceKernel final : public Kernel {
       } else {
         for (int64_t j = 0; j < inner; ++j) out_row[j] = x[offset + j * inner_step];
       }
-    }
+    });
   }
 
  private:

@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <omp.h>
+
 #include <fmt/format.h>
 
 #include "device/cpu/kernels/cpu_clones.h"
@@ -170,26 +172,30 @@ class AxisNormalizeKernel final : public Kernel {
     T* y = ctx.outputs[0].as<T>();
     const int64_t block = axis * inner;
     if (block == 0) return;
+    const bool parallel = outer * block > kParallelGrain;
     if (kMode != Mode::kHardmax && inner == 1) {
-#pragma omp parallel for if (outer * block > kParallelGrain)
-      for (int64_t o = 0; o < outer; ++o) {
+      ParallelFor(outer, parallel, [&](int64_t o) {
         PerCpu([&] { NormalizeRow<T, kMode, kFast>(x + o * block, y + o * block, axis); });
-      }
+      });
       return;
     }
-#pragma omp parallel if (outer * block > kParallelGrain)
-    {
-      // Per-lane running max, its first index, and the sum of exponentials.
+    // Per-lane running max, its first index, and the sum of exponentials (one set per thread).
+    auto blocks = [&](int64_t begin, int64_t end) {
       std::vector<C> max(inner);
       std::vector<C> sum(inner);
       std::vector<int64_t> argmax(inner);
-#pragma omp for
-      for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t o = begin; o < end; ++o) {
         PerCpu([&] {
           NormalizeBlock<T, kMode, kFast>(x + o * block, y + o * block, axis, inner, max.data(), sum.data(),
                                           argmax.data());
         });
       }
+    };
+    if (!parallel) return blocks(0, outer);
+#pragma omp parallel
+    {
+      const int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
+      blocks(outer * thread / threads, outer * (thread + 1) / threads);
     }
   }
 

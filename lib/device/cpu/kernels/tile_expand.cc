@@ -31,8 +31,7 @@ class RepeatKernel final : public Kernel {
     const int64_t inner = out_dims_.back();
     const int64_t in_inner = in_dims_.back();
     const int64_t rows = Product(out_dims_) / inner;
-#pragma omp parallel for if (rows * inner > kParallelGrain)
-    for (int64_t row = 0; row < rows; ++row) {
+    ParallelFor(rows, rows * inner > kParallelGrain, [&](int64_t row) {
       int64_t offset = 0;
       int64_t rest = row;
       for (size_t d = rank - 1; d-- > 0;) {
@@ -45,7 +44,7 @@ class RepeatKernel final : public Kernel {
       for (int64_t j = 0; j < inner; j += in_inner) {
         std::memcpy(out_row + j, in_row, static_cast<size_t>(std::min(in_inner, inner - j)) * sizeof(Element));
       }
-    }
+    });
   }
 
  private:

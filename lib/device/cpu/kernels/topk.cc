@@ -28,8 +28,7 @@ class TopKKernel final : public Kernel {
     T* values = ctx.outputs[0].as<T>();
     auto* indices = ctx.outputs[1].as<int64_t>();
     const int64_t lines = layout_.outer * layout_.inner;
-#pragma omp parallel for if (lines * layout_.length > kParallelGrain)
-    for (int64_t line = 0; line < lines; ++line) {
+    ParallelFor(lines, lines * layout_.length > kParallelGrain, [&](int64_t line) {
       const int64_t o = line / layout_.inner, i = line % layout_.inner;
       const T* in = x + o * layout_.length * layout_.inner + i;
       std::vector<int64_t> order(static_cast<size_t>(layout_.length));
@@ -45,7 +44,7 @@ class TopKKernel final : public Kernel {
         values[out] = in[order[j] * layout_.inner];
         indices[out] = order[j];
       }
-    }
+    });
   }
 
  private:
@@ -87,8 +86,7 @@ class ArgReduceKernel final : public Kernel {
     const T* x = ctx.inputs[0].as<const T>();
     auto* y = ctx.outputs[0].as<Index>();
     const int64_t lines = layout.outer * layout.inner;
-#pragma omp parallel for if (lines * layout.length > kParallelGrain)
-    for (int64_t line = 0; line < lines; ++line) {
+    ParallelFor(lines, lines * layout.length > kParallelGrain, [&](int64_t line) {
       const int64_t o = line / layout.inner, i = line % layout.inner;
       const T* in = x + o * layout.length * layout.inner + i;
       int64_t best = 0;
@@ -98,7 +96,7 @@ class ArgReduceKernel final : public Kernel {
         if (better || (last_ && v == b)) best = j;
       }
       y[line] = static_cast<Index>(best);
-    }
+    });
   }
 
  private:

@@ -76,9 +76,9 @@ template <typename Element, int kColumns>
 void InterleaveColumns(const Element* x, Element* y, const MatrixBatch& m) {
   constexpr int64_t kBlock = 1024;  // rows per task
   const int64_t blocks = (m.rows + kBlock - 1) / kBlock;
-#pragma omp parallel for collapse(2) if (m.batch * m.rows * kColumns > kParallelGrain)
-  for (int64_t b = 0; b < m.batch; ++b) {
-    for (int64_t block = 0; block < blocks; ++block) {
+  ParallelFor(m.batch * blocks, m.batch * m.rows * kColumns > kParallelGrain, [&](int64_t task) {
+    const int64_t b = task / blocks, block = task % blocks;
+    {
       const Element* in = x + b * m.rows * kColumns;
       Element* out = y + b * m.rows * kColumns;
       const int64_t end = std::min(m.rows, (block + 1) * kBlock);
@@ -88,7 +88,7 @@ void InterleaveColumns(const Element* x, Element* y, const MatrixBatch& m) {
         for (int c = 0; c < kColumns; ++c) out[r * kColumns + c] = in[c * m.rows + r];
       }
     }
-  }
+  });
 }
 
 // A plan and the batch of matrices it may be.
@@ -148,8 +148,7 @@ class TransposeKernel final : public Kernel {
     const int64_t inner = plan.out_dims.back();
     int64_t rows = 1;
     for (size_t k = 0; k + 1 < rank; ++k) rows *= plan.out_dims[k];
-#pragma omp parallel for if (rows * inner > kParallelGrain)
-    for (int64_t row = 0; row < rows; ++row) {
+    ParallelFor(rows, rows * inner > kParallelGrain, [&](int64_t row) {
       int64_t offset = 0;
       int64_t rest = row;
       for (size_t k = rank - 1; k-- > 0;) {
@@ -157,7 +156,7 @@ class TransposeKernel final : public Kernel {
         rest /= plan.out_dims[k];
       }
       std::memcpy(y + row * inner, x + offset, static_cast<size_t>(inner) * sizeof(Element));
-    }
+    });
   }
 
   static void CopyTiles(const TransposePlan& plan, const Element* x, Element* y) {
@@ -173,9 +172,9 @@ class TransposeKernel final : public Kernel {
     for (size_t k = 0; k < last; ++k) others *= k == p ? 1 : plan.out_dims[k];
     const int64_t p_tiles = (p_dim + kTile - 1) / kTile;
     const int64_t total = others * p_dim * l_dim;
-#pragma omp parallel for collapse(2) if (total > kParallelGrain)
-    for (int64_t o = 0; o < others; ++o) {
-      for (int64_t pt = 0; pt < p_tiles; ++pt) {
+    ParallelFor(others * p_tiles, total > kParallelGrain, [&](int64_t task) {
+      const int64_t o = task / p_tiles, pt = task % p_tiles;
+      {
         // Offsets of this combination of the other dims.
         int64_t in_base = 0, out_base = 0, rest = o;
         for (size_t k = last; k-- > 0;) {
@@ -195,7 +194,7 @@ class TransposeKernel final : public Kernel {
           }
         }
       }
-    }
+    });
   }
 
   std::vector<int64_t> in_dims_, perm_;

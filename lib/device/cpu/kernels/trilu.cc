@@ -30,13 +30,12 @@ class TriangleKernel final : public Kernel {
     const int64_t rows = dims_[dims_.size() - 2];
     const int64_t cols = dims_.back();
     const int64_t total = Product(dims_);
-#pragma omp parallel for if (total > kParallelGrain)
-    for (int64_t i = 0; i < total; ++i) {
+    ParallelFor(total, total > kParallelGrain, [&](int64_t i) {
       const int64_t col = i % cols;
       const int64_t row = (i / cols) % rows;
       const bool keep = upper_ ? col - row >= diagonal : col - row <= diagonal;
       y[i] = keep ? x[i] : Element{};
-    }
+    });
   }
 
  private:
