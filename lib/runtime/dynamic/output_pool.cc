@@ -48,20 +48,30 @@ OutputPool::~OutputPool() {
 
 Tensor OutputPool::Allocate(DataType dtype, const Shape& shape) {
   const size_t bytes = static_cast<size_t>(CheckedByteSize(shape, dtype).value_or(0));
-  const size_t size_class = BufferPool::ClassOf(bytes);
   std::byte* buffer = nullptr;
+  size_t size_class = 0;
   {
+    // The smallest free buffer that holds the bytes without wasting more than as many again.
     std::lock_guard lock(shared_->mutex);
-    for (auto it = shared_->free.rbegin(); it != shared_->free.rend(); ++it) {
-      if (it->size_class != size_class) continue;
-      buffer = it->buffer;
-      shared_->free_bytes -= BufferPool::ClassBytes(size_class);
-      shared_->free.erase(std::next(it).base());
-      break;
+    auto best = shared_->free.end();
+    for (auto it = shared_->free.begin(); it != shared_->free.end(); ++it) {
+      const size_t capacity = BufferPool::ClassBytes(it->size_class);
+      if (capacity < bytes || capacity > 2 * bytes + BufferPool::kAlignment) continue;
+      if (best == shared_->free.end() || it->size_class < best->size_class) best = it;
     }
-    if (buffer == nullptr) ++shared_->allocations;
+    if (best != shared_->free.end()) {
+      buffer = best->buffer;
+      size_class = best->size_class;
+      shared_->free_bytes -= BufferPool::ClassBytes(size_class);
+      shared_->free.erase(best);
+    } else {
+      ++shared_->allocations;
+    }
   }
   if (buffer == nullptr) {
+    // Half as much again as asked: a cache that grows by a row per step
+    // comes back to the same buffer for many steps before it outgrows it.
+    size_class = BufferPool::ClassOf(bytes + bytes / 2);
     buffer = static_cast<std::byte*>(std::aligned_alloc(BufferPool::kAlignment, BufferPool::ClassBytes(size_class)));
     if (buffer == nullptr) {
       throw Error(ErrorCode::kInvalidArgument, fmt::format("cannot allocate {} bytes for a {} output of shape {}: out "
@@ -76,8 +86,8 @@ Tensor OutputPool::Allocate(DataType dtype, const Shape& shape) {
 }
 
 void OutputPool::NoteRun(const std::vector<Tensor>& outputs) {
-  size_t bytes = 0;
-  for (const Tensor& output : outputs) bytes += BufferPool::ClassBytes(BufferPool::ClassOf(output.nbytes()));
+  size_t bytes = 0;  // what the run's buffers hold, headroom included
+  for (const Tensor& output : outputs) bytes += BufferPool::ClassBytes(BufferPool::ClassOf(output.nbytes() * 2));
   std::lock_guard lock(shared_->mutex);
   shared_->keep_bytes = std::max(shared_->keep_bytes, bytes);
 }
