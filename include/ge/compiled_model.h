@@ -21,6 +21,7 @@
 namespace ge {
 
 struct RunProfile;
+struct RunStats;
 
 namespace runtime {
 class AsyncRunner;
@@ -94,6 +95,9 @@ class GE_API CompiledModel {
   const std::vector<TensorInfo>& inputs() const;
   const std::vector<TensorInfo>& outputs() const;
   MemorySummary memory() const;
+  // What the runs so far did besides kernels (ge/profile.h): compiles,
+  // kernel builds and allocations a steady state no longer makes.
+  RunStats run_stats() const;
   const std::vector<PassTiming>& pass_timings() const;
   // The optimized graph the plan was made for.
   const Graph& graph() const;

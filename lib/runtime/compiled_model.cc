@@ -3,6 +3,8 @@
 // async_runner.cc, files gem_writer.cc/gem_reader.cc.
 #include "ge/compiled_model.h"
 
+#include "ge/profile.h"
+#include "runtime/dynamic/dynamic_executor.h"
 #include "runtime/execute/async_runner.h"
 #include "runtime/compile/compiler.h"
 #include "runtime/execution_plan.h"
@@ -41,6 +43,14 @@ void CompiledModel::Save(const std::string& path) const { runtime::SaveGemFile(*
 const std::vector<TensorInfo>& CompiledModel::inputs() const { return impl_->inputs; }
 const std::vector<TensorInfo>& CompiledModel::outputs() const { return impl_->outputs; }
 MemorySummary CompiledModel::memory() const { return impl_->memory; }
+
+RunStats CompiledModel::run_stats() const {
+  if (impl_->dynamic) return impl_->dynamic->stats();
+  RunStats stats;
+  stats.runs = stats.planned_runs = impl_->runs.load(std::memory_order_relaxed);
+  stats.buffer_allocations = impl_->arenas ? impl_->arenas->allocated() : 0;
+  return stats;
+}
 const std::vector<PassTiming>& CompiledModel::pass_timings() const { return impl_->pass_timings; }
 const Graph& CompiledModel::graph() const { return *impl_->graph; }
 const std::string& CompiledModel::device_name() const { return impl_->device_name; }

@@ -3,6 +3,7 @@
 // The compiler makes it, the .gem file stores it, the executor only reads it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -99,6 +100,9 @@ struct CompiledModel::Impl {
   std::unique_ptr<runtime::ArenaPool> arenas;
   // The constants in device memory, for a device that does not share the host's.
   std::unique_ptr<runtime::DeviceConstants> device_constants;
+
+  // Runs of the plan so far (RunStats); a dynamic model's executor counts its own.
+  mutable std::atomic<uint64_t> runs{0};
 
   // Set instead of a plan (no steps, storage or arenas; memory.dynamic) when
   // some shape is only known at run time: runs infer and run node by node.

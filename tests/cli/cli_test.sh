@@ -22,6 +22,10 @@ for key in ("const_bytes", "arena_bytes", "no_reuse_bytes", "lower_bound_bytes")
     assert isinstance(mem[key], int), key
 assert mem["lower_bound_bytes"] <= mem["arena_bytes"] <= mem["no_reuse_bytes"], mem
 assert [o["name"] for o in doc["outputs"]] == ["probabilities"], doc["outputs"]
+stats, timed = doc["run_stats"], doc["timed_run_stats"]
+assert stats["runs"] == stats["planned_runs"] >= timed["runs"] > 0, (stats, timed)  # a static model: every run planned
+assert stats["node_by_node_runs"] == stats["plans_compiled"] == stats["kernels_built"] == 0, stats
+assert timed["buffer_allocations"] == 0 and stats["buffer_allocations"] >= 1, (stats, timed)  # its arena, before
 out = doc["outputs"][0]
 assert out["dtype"] == "float32" and out["shape"] == [1, 10], out
 '

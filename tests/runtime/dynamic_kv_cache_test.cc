@@ -8,6 +8,7 @@
 
 #include "attention_cache_model.h"
 #include "ge/compiled_model.h"
+#include "ge/profile.h"
 #include "runtime/dynamic/buffer_pool.h"
 #include "runtime/dynamic/dynamic_executor.h"
 #include "test_support.h"
@@ -62,6 +63,13 @@ TEST_CASE("kv cache: decoding 64 tokens builds no kernel after the first steps a
   CHECK(past_k.shape() == Shape{1, 5 + 63, AttentionCacheModel::kDim});
   CHECK(executor.plans().size() == 0);
   CHECK(executor.kernels_built() == kernels_after_warm_up);
+  const ge::RunStats stats = model->run_stats();
+  CHECK(stats.runs == 64);
+  CHECK(stats.node_by_node_runs == 64);
+  CHECK(stats.planned_runs == 0);
+  CHECK(stats.plans_compiled == 0);
+  CHECK(stats.kernels_built == kernels_after_warm_up);
+  CHECK(stats.buffer_allocations == executor.buffer_allocations());
   // From 37 to 68 rows the caches cross a few size classes (each a handful
   // of new buffers), where a fresh allocation per step would be 32 x 5.
   CHECK(executor.buffer_allocations() - allocations_at_32 <= 24);

@@ -10,6 +10,7 @@
 
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
+#include "ge/profile.h"
 #include "runtime/dynamic/dynamic_executor.h"
 #include "runtime/dynamic/plan_cache.h"
 #include "sequence_model.h"
@@ -56,6 +57,26 @@ TEST_CASE("dynamic plans: a signature gets its plan on its second run; one that 
   }
   CHECK(executor.plans().size() == 1);
   CHECK(executor.plans_shapes());
+  // 3 runs at (2, 3), 36 at new lengths: the second run at (2, 3) compiled its plan, and the third used it.
+  const ge::RunStats stats = model->run_stats();
+  CHECK(stats.runs == 39);
+  CHECK(stats.planned_runs == 2);
+  CHECK(stats.node_by_node_runs == 37);
+  CHECK(stats.plans_compiled == 1);
+}
+
+TEST_CASE("run stats: a static model counts its runs and its one arena", "[plans]") {
+  ge::GraphBuilder b("static_relu");
+  b.Output(b.Relu(b.Input("x", DataType::kFloat, {2, 3}), "relu"));
+  auto model = ge::CompiledModel::Compile(b.Build());
+  for (int run = 0; run < 3; ++run) model->Run({ge::test::RandomTensor({2, 3}, 7)});
+  const ge::RunStats stats = model->run_stats();
+  CHECK(stats.runs == 3);
+  CHECK(stats.planned_runs == 3);
+  CHECK(stats.node_by_node_runs == 0);
+  CHECK(stats.plans_compiled == 0);
+  CHECK(stats.kernels_built == 0);
+  CHECK(stats.buffer_allocations == 1);
 }
 
 TEST_CASE("dynamic plans: a model with symbolic dims compiles once and plans per input shape", "[dynamic][plans]") {

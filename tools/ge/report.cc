@@ -20,7 +20,7 @@ std::string FormatBytes(size_t bytes) {
 
 std::string FormatMemorySummary(const MemorySummary& memory) {
   if (memory.dynamic) {
-    return fmt::format("const {}, arena none: dynamic shapes, tensors allocated per run",
+    return fmt::format("const {}, arena none: dynamic shapes, tensor buffers pooled across runs",
                        FormatBytes(memory.const_bytes));
   }
   return fmt::format("const {}, arena {} (no reuse {}, lower bound {}, placed by {})", FormatBytes(memory.const_bytes),

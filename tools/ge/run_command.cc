@@ -58,7 +58,29 @@ double PeakRssMegabytes() {
 struct RunResult {
   std::vector<Tensor> outputs;
   std::vector<double> latencies_ms;
+  RunStats after_warmup, after;  // the model's counters (ge/profile.h)
 };
+
+// What the timed runs alone did: a steady state compiles, builds and allocates nothing.
+RunStats Difference(const RunStats& later, const RunStats& earlier) {
+  return RunStats{later.runs - earlier.runs,
+                  later.planned_runs - earlier.planned_runs,
+                  later.node_by_node_runs - earlier.node_by_node_runs,
+                  later.plans_compiled - earlier.plans_compiled,
+                  later.kernels_built - earlier.kernels_built,
+                  later.buffer_allocations - earlier.buffer_allocations};
+}
+
+void WriteRunStats(JsonWriter& json, const RunStats& stats) {
+  json.BeginObject();
+  json.Key("runs").Int(static_cast<int64_t>(stats.runs));
+  json.Key("planned_runs").Int(static_cast<int64_t>(stats.planned_runs));
+  json.Key("node_by_node_runs").Int(static_cast<int64_t>(stats.node_by_node_runs));
+  json.Key("plans_compiled").Int(static_cast<int64_t>(stats.plans_compiled));
+  json.Key("kernels_built").Int(static_cast<int64_t>(stats.kernels_built));
+  json.Key("buffer_allocations").Int(static_cast<int64_t>(stats.buffer_allocations));
+  json.EndObject();
+}
 
 RunResult TimeRuns(const CompiledModel& model, const std::vector<Tensor>& inputs, int64_t warmup, int64_t loop,
                    Progress& progress) {
@@ -67,6 +89,7 @@ RunResult TimeRuns(const CompiledModel& model, const std::vector<Tensor>& inputs
     progress.Show(fmt::format("warm-up run {}/{}", i + 1, warmup));
     result.outputs = model.Run(inputs);
   }
+  result.after_warmup = model.run_stats();
   for (int64_t i = 0; i < loop; ++i) {
     progress.Show(fmt::format("timed run {}/{}", i + 1, loop));
     const auto start = std::chrono::steady_clock::now();
@@ -74,6 +97,7 @@ RunResult TimeRuns(const CompiledModel& model, const std::vector<Tensor>& inputs
     result.latencies_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
+  result.after = model.run_stats();
   progress.Clear();
   return result;
 }
@@ -115,6 +139,10 @@ void PrintJson(const LoadedModel& loaded, const RunResult& run, const LatencySta
   json.Key("baseline_rss_mb").Number(baseline_rss_mb);
   json.Key("memory");
   WriteMemorySummary(json, model.memory());
+  json.Key("run_stats");
+  WriteRunStats(json, run.after);
+  json.Key("timed_run_stats");
+  WriteRunStats(json, Difference(run.after, run.after_warmup));
   json.Key("outputs").BeginArray();
   for (size_t i = 0; i < run.outputs.size(); ++i) {
     json.BeginObject();
@@ -149,6 +177,17 @@ void PrintHuman(const std::string& path, const LoadedModel& loaded, const RunRes
               latency.p90, latency.min, run.latencies_ms.size(), static_cast<long long>(warmup));
   std::printf("peak RSS  %.1f MB (%.1f MB before the model was loaded)\n", PeakRssMegabytes(), baseline_rss_mb);
   std::printf("memory    %s\n", FormatMemorySummary(model.memory()).c_str());
+  // A static model runs its plan every time: the counters matter for dynamic ones.
+  if (!model.memory().dynamic) return;
+  const RunStats& all = run.after;
+  const RunStats timed = Difference(run.after, run.after_warmup);
+  std::printf("runs      %llu: %llu planned, %llu node by node; %llu plans compiled, %llu kernels built, %llu buffers "
+              "allocated (timed runs: %llu, %llu, %llu)\n",
+              static_cast<unsigned long long>(all.runs), static_cast<unsigned long long>(all.planned_runs),
+              static_cast<unsigned long long>(all.node_by_node_runs), static_cast<unsigned long long>(all.plans_compiled),
+              static_cast<unsigned long long>(all.kernels_built), static_cast<unsigned long long>(all.buffer_allocations),
+              static_cast<unsigned long long>(timed.plans_compiled), static_cast<unsigned long long>(timed.kernels_built),
+              static_cast<unsigned long long>(timed.buffer_allocations));
 }
 
 int Run(const ParsedArgs& args) {

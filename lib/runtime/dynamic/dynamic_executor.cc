@@ -178,6 +178,7 @@ std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<
   Options options = impl_.options;
   options.erase("ge.dumpGraphDir");  // dumped once, when the model was compiled
   std::unique_ptr<CompiledModel::Impl> compiled = CompileGraph(std::move(graph), options);
+  plans_compiled_.fetch_add(1, std::memory_order_relaxed);
   if (compiled->dynamic) {
     plannable_ = false;
     return nullptr;
@@ -198,11 +199,24 @@ std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs, RunP
     }
     if (std::shared_ptr<const CompiledModel> plan = PlanFor(inputs, signature)) {
       std::vector<Tensor> outputs = plan->Run(inputs, profile);
+      planned_runs_.fetch_add(1, std::memory_order_relaxed);
       plans_.Recharge(signature);
       return outputs;
     }
   }
+  node_by_node_runs_.fetch_add(1, std::memory_order_relaxed);
   return RunNodeByNode(inputs, profile);
+}
+
+RunStats DynamicExecutor::stats() const {
+  RunStats stats;
+  stats.planned_runs = planned_runs_.load();
+  stats.node_by_node_runs = node_by_node_runs_.load();
+  stats.runs = stats.planned_runs + stats.node_by_node_runs;
+  stats.plans_compiled = plans_compiled_.load();
+  stats.kernels_built = kernels_built();
+  stats.buffer_allocations = buffer_allocations();
+  return stats;
 }
 
 const ShapedKernel& DynamicExecutor::KernelFor(size_t step_index, RunFrame& frame) const {

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "device/device.h"
+#include "ge/profile.h"
 #include "graph/op_schema.h"
 #include "runtime/dynamic/control_flow.h"
 #include "runtime/dynamic/kernel_cache.h"
@@ -76,8 +77,10 @@ class DynamicExecutor {
   uint64_t buffer_allocations() const { return frames_.buffer_allocations() + outputs_.allocations(); }
   // the static plans per input-shape signature,
   const PlanCache& plans() const { return plans_; }
-  // whether runs still look for a static plan.
+  // whether runs still look for a static plan,
   bool plans_shapes() const { return plannable_.load(); }
+  // and all of it, as CompiledModel::run_stats reports it.
+  RunStats stats() const;
 
  private:
   struct NodeStep {
@@ -109,6 +112,7 @@ class DynamicExecutor {
   std::vector<int> constant_values_;  // impl.constants index -> value id
   mutable KernelCache kernels_{kKernelCacheCapacity};
   mutable std::atomic<uint64_t> kernels_built_{0};
+  mutable std::atomic<uint64_t> node_by_node_runs_{0}, planned_runs_{0}, plans_compiled_{0};
   mutable FramePool frames_;
   mutable OutputPool outputs_;  // the buffers of the output tensors runs hand out
   std::unordered_set<const void*> constant_data_;  // buffers of impl.constants, which plans share

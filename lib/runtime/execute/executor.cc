@@ -238,6 +238,7 @@ std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs, RunPro
     return outputs;
   }
 
+  impl.runs.fetch_add(1, std::memory_order_relaxed);
   if (!impl.device->host_memory()) {
     if (profile != nullptr) {
       throw Error(ErrorCode::kUnsupported,
