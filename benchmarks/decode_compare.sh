@@ -10,7 +10,8 @@
 # writes one). Each round runs ge then ORT; the table gives each round's
 # median ms/token, p90, the first run (ge: its kernels are built then; ORT
 # builds them in session creation, not counted), the peak RSS above each
-# process's baseline, and whether both generated the same tokens.
+# process's baseline, and whether both generated the same tokens (and
+# PyTorch's, when MODEL.tokens.json from export_decoder.py is there).
 set -euo pipefail
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -54,6 +55,11 @@ python3 - "$json" "$model" "$prompt" "$tokens" "$threads" "${rows[@]}" <<'PY'
 import json, os, sys
 as_json, model, prompt, tokens, threads = sys.argv[1] == "1", *sys.argv[2:6]
 runs = [json.loads(text) for text in sys.argv[6:]]
+torch_tokens = None
+if os.path.exists(model + ".tokens.json"):
+    reference = json.load(open(model + ".tokens.json"))
+    if reference["prompt"] == int(prompt) and reference["tokens"] >= int(tokens):
+        torch_tokens = reference["generated"][:int(tokens) + 1]
 pairs = [(runs[i], runs[i + 1]) for i in range(0, len(runs), 2)]
 rows = []
 for ge, ort in pairs:
@@ -62,20 +68,27 @@ for ge, ort in pairs:
                  "ge_first_ms": ge["prefill_ms"], "ort_first_ms": ort["prefill_ms"],
                  "ge_rss_mb": ge["rss_above_baseline_mb"], "ort_rss_mb": ort["rss_above_baseline_mb"],
                  "rss_ratio": ge["rss_above_baseline_mb"] / ort["rss_above_baseline_mb"],
-                 "same_tokens": ge["generated"] == ort["generated"], "ge_kernels_built": ge["kernels_built"],
+                 "same_tokens": ge["generated"] == ort["generated"],
+                 "ge_matches_pytorch": None if torch_tokens is None else ge["generated"] == torch_tokens,
+                 "ort_matches_pytorch": None if torch_tokens is None else ort["generated"] == torch_tokens,
+                 "ge_kernels_built": ge["kernels_built"],
                  "ge_buffer_allocations": ge["buffer_allocations"], "ge_plans": ge["plans"]})
 if as_json:
     print(json.dumps({"model": os.path.basename(model), "prompt": int(prompt), "tokens": int(tokens),
                       "threads": int(threads), "rounds": rows}))
     sys.exit(0)
 print(f"{os.path.basename(model)}: {tokens} tokens after a {prompt}-token prompt, {threads} thread(s)")
-head = ("round", "ge ms", "ORT ms", "ratio", "ge p90", "ORT p90", "ge 1st", "ORT 1st", "ge MB", "ORT MB", "ratio", "tokens")
-widths = (6, 8, 8, 7, 8, 8, 8, 8, 7, 7, 7, 8)
+head = ("round", "ge ms", "ORT ms", "ratio", "ge p90", "ORT p90", "ge 1st", "ORT 1st", "ge MB", "ORT MB", "ratio", "tokens",
+        "PyTorch")
+widths = (6, 8, 8, 7, 8, 8, 8, 8, 7, 7, 7, 8, 9)
+agree = lambda r: "n/a" if r["ge_matches_pytorch"] is None else (
+    "same" if r["ge_matches_pytorch"] and r["ort_matches_pytorch"] else "DIFFER")
 print("".join(f"{h:>{w}}" for h, w in zip(head, widths)))
 for i, r in enumerate(rows, 1):
     cells = (i, f"{r['ge_ms']:.3f}", f"{r['ort_ms']:.3f}", f"{r['ratio']:.2f}", f"{r['ge_p90_ms']:.3f}",
              f"{r['ort_p90_ms']:.3f}", f"{r['ge_first_ms']:.1f}", f"{r['ort_first_ms']:.1f}", f"{r['ge_rss_mb']:.1f}",
-             f"{r['ort_rss_mb']:.1f}", f"{r['rss_ratio']:.2f}", "same" if r["same_tokens"] else "DIFFER")
+             f"{r['ort_rss_mb']:.1f}", f"{r['rss_ratio']:.2f}", "same" if r["same_tokens"] else "DIFFER", agree(r))
     print("".join(f"{c:>{w}}" for c, w in zip(cells, widths)))
-print("ms: median per decode step; 1st: the prefill (ge builds its kernels then); MB: peak RSS above the process baseline")
+print("ms: median per decode step; 1st: the prefill (ge builds its kernels then); MB: peak RSS above the process "
+      "baseline; tokens: ge's and ORT's greedy tokens agree; PyTorch: both agree with PyTorch's")
 PY

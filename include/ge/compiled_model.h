@@ -40,9 +40,10 @@ struct GE_API MemorySummary {
   size_t no_reuse_bytes = 0;     // what the activations would take without any reuse
   size_t lower_bound_bytes = 0;  // peak of simultaneously live activation bytes
   // Some shape is only known at run time: nothing is planned ahead (the arena
-  // figures are 0). Runs plan per input shape when shapes follow from the
-  // input shapes (ge.exec.dynamicPlanCacheBytes); otherwise each allocates its
-  // tensors and frees them after their last use.
+  // figures are 0). Runs go node by node on tensor buffers pooled across
+  // runs, and an input-shape signature that comes back gets a static plan
+  // when shapes follow from the input shapes (ge.exec.dynamicPlanAfterRuns,
+  // ge.exec.dynamicPlanCacheBytes; docs/runtime.md).
   bool dynamic = false;
   // The placement strategy that gave arena_bytes ("size_best_fit", ...;
   // "no_reuse" with ge.exec.disableReuseMemory; empty when dynamic).
@@ -69,7 +70,7 @@ class GE_API CompiledModel {
   // Loads a .gem file written by Save(); no re-import and no re-planning.
   // `options` may override the run-time options stored in the file (today:
   // ge.exec.intraOpThreads, ge.exec.maxArenas, ge.exec.asyncWorkers,
-  // ge.exec.dynamicPlanCacheBytes) and set the load's ge.maxTensorBytes (the
+  // ge.exec.dynamicPlanCacheBytes, ge.exec.dynamicPlanAfterRuns) and set the load's ge.maxTensorBytes (the
   // file's own is not trusted); compile options are fixed in the file and are refused.
   static std::shared_ptr<const CompiledModel> Load(const std::string& path, const Options& options = {});
   static std::shared_ptr<const CompiledModel> LoadFromMemory(const void* data, size_t size,

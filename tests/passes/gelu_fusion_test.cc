@@ -142,3 +142,15 @@ TEST_CASE("gelu_fusion leaves the fused node bare when no replaced node chose a 
 }
 
 }  // namespace ge
+
+namespace ge {
+
+TEST_CASE("gelu_fusion fuses an input whose dims are unknown") {
+  test::GeluPattern p;
+  p.shape = Shape{Shape::kUnknownDim, Shape::kUnknownDim, 16};
+  test::PatternGraph g = test::BuildGeluPattern(p);
+  REQUIRE(InferAndFuse(*g.graph));
+  CHECK(OnlyGelu(*g.graph)->output(0)->shape() == p.shape);
+}
+
+}  // namespace ge

@@ -192,3 +192,26 @@ TEST_CASE("layer_norm_fusion leaves a pattern whose gamma is not a constant or d
 }
 
 }  // namespace ge
+
+namespace ge {
+
+TEST_CASE("layer_norm_fusion fuses with unknown batch and sequence dims, not with an unknown normalized dim") {
+  const int64_t u = Shape::kUnknownDim;
+  test::LayerNormPattern p;
+  SECTION("the leading dims unknown: fused") {
+    p.shape = Shape{u, u, 8};
+    test::PatternGraph g = test::BuildLayerNormPattern(p);
+    REQUIRE(InferAndFuse(*g.graph));
+    CHECK(OnlyLayerNorm(*g.graph).output(0)->shape() == p.shape);
+  }
+  SECTION("the normalized dim unknown: left decomposed") {
+    p.shape = Shape{2, 3, u};
+    p.gamma = false;  // a constant gamma would fix the dim
+    p.beta = false;
+    test::PatternGraph g = test::BuildLayerNormPattern(p);
+    CHECK_FALSE(InferAndFuse(*g.graph));
+    CHECK(CountOpType(*g.graph, "LayerNorm") == 0);
+  }
+}
+
+}  // namespace ge

@@ -74,3 +74,18 @@ TEST_CASE("matmul_bias_fusion leaves an Add that is not a row bias of a single-u
 }
 
 }  // namespace ge
+
+namespace ge {
+
+TEST_CASE("matmul_bias_fusion fuses a product whose batch and sequence dims are unknown") {
+  test::LinearPattern p;
+  p.x_shape = Shape{Shape::kUnknownDim, Shape::kUnknownDim, 8};
+  test::PatternGraph g = test::BuildLinearPattern(p);
+  Node* product = g.value("mm")->producer();
+  REQUIRE(InferAndFuse(*g.graph));
+  CHECK(CountOpType(*g.graph, "Add") == 0);
+  CHECK(product->input(2) == g.value("bias"));
+  CHECK(product->output(0)->shape() == Shape{Shape::kUnknownDim, Shape::kUnknownDim, 5});
+}
+
+}  // namespace ge

@@ -259,6 +259,10 @@ TEST_CASE("async: run-concurrency options are validated", "[async][options]") {
   CHECK(compile("ge.exec.asyncWorkers", "2") == ErrorCode::kOk);
   CHECK(compile("ge.exec.maxArenas", "0") == ErrorCode::kOk);
   CHECK(compile("ge.exec.dynamicPlanCacheBytes", "0") == ErrorCode::kOk);
+  for (const char* bad : {"0", "-1", "twice"}) {
+    CHECK(compile("ge.exec.dynamicPlanAfterRuns", bad) == ErrorCode::kInvalidArgument);
+  }
+  CHECK(compile("ge.exec.dynamicPlanAfterRuns", "1") == ErrorCode::kOk);
   CHECK(ge::test::ErrorCodeOf([] { ge::Session session(ge::Options{{"ge.exec.asyncWorkers", "0"}}); }) == ErrorCode::kInvalidArgument);
   try {
     ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.exec.maxArenas", "many"}});

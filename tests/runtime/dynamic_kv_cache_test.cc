@@ -11,6 +11,7 @@
 #include "ge/profile.h"
 #include "runtime/dynamic/buffer_pool.h"
 #include "runtime/dynamic/dynamic_executor.h"
+#include "runtime/dynamic/output_pool.h"
 #include "test_support.h"
 
 using ge::DataType;
@@ -117,4 +118,26 @@ TEST_CASE("buffer pool: size classes are aligned and at most 25% above the reque
   CHECK(b != a);
   CHECK(pool.allocations() == 2);
   CHECK(reinterpret_cast<uintptr_t>(b) % BufferPool::kAlignment == 0);
+}
+
+TEST_CASE("output pool: dropped outputs come back, within twice their size, and may outlive the pool",
+          "[dynamic][buffer_pool]") {
+  Tensor kept;
+  {
+    ge::runtime::OutputPool pool;
+    Tensor a = pool.Allocate(DataType::kFloat, {1000});
+    const void* a_bytes = a.data();
+    CHECK(reinterpret_cast<uintptr_t>(a_bytes) % BufferPool::kAlignment == 0);
+    pool.NoteRun({a});
+    a = Tensor();  // the caller drops it: back in the pool
+    Tensor b = pool.Allocate(DataType::kFloat, {1100});  // a little larger: fits the headroom
+    CHECK(b.data() == a_bytes);
+    CHECK(pool.allocations() == 1);
+    Tensor c = pool.Allocate(DataType::kFloat, {10});  // b is in use, and the pool keeps nothing else
+    CHECK(c.data() != b.data());
+    CHECK(pool.allocations() == 2);
+    kept = b;  // outlives the pool
+  }
+  kept.data_as<float>()[1099] = 1.0f;  // still valid memory (ASan checks)
+  CHECK(kept.num_elements() == 1100);
 }
