@@ -23,6 +23,7 @@ class FillKernel final : public Kernel {
     std::memcpy(&value, ctx.inputs[1].data, sizeof value);
     std::fill_n(ctx.outputs[0].as<Element>(), ctx.outputs[0].num_elements(), value);
   }
+  bool TakesShapesAtRun() const override { return true; }
 };
 
 std::unique_ptr<Kernel> MakeFill(const Node& node) {

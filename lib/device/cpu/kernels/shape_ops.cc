@@ -19,14 +19,12 @@ namespace {
 // the output share the input buffer when it can; otherwise this copies.
 class ViewKernel final : public Kernel {
  public:
-  explicit ViewKernel(size_t bytes) : bytes_(bytes) {}
   void Run(const KernelContext& ctx) const override {
-    if (ctx.outputs[0].data != ctx.inputs[0].data) std::memcpy(ctx.outputs[0].data, ctx.inputs[0].data, bytes_);
+    const size_t bytes = static_cast<size_t>(ctx.inputs[0].num_elements()) * DataTypeSize(ctx.inputs[0].dtype);
+    if (ctx.outputs[0].data != ctx.inputs[0].data) std::memcpy(ctx.outputs[0].data, ctx.inputs[0].data, bytes);
   }
   int AliasedInput(size_t output_index) const override { return output_index == 0 ? 0 : -1; }
-
- private:
-  size_t bytes_;
+  bool TakesShapesAtRun() const override { return true; }
 };
 
 std::unique_ptr<Kernel> MakeView(const Node& node) {
@@ -38,27 +36,26 @@ std::unique_ptr<Kernel> MakeView(const Node& node) {
                      InputShape(node, 0).ToString(), DataTypeName(node.output(0)->dtype()),
                      OutputShape(node, 0).ToString()));
   }
-  return std::make_unique<ViewKernel>(static_cast<size_t>(in_elements) * DataTypeSize(InputDtype(node, 0)));
+  return std::make_unique<ViewKernel>();
 }
 
 // Writes the (static) input shape; known when the kernel is built.
 template <typename Index>
 class ShapeKernel final : public Kernel {
  public:
-  explicit ShapeKernel(const Shape& shape) : dims_(shape.dims().begin(), shape.dims().end()) {}
+  // The dims of the run's input: one kernel serves every shape of a dynamic model.
   void Run(const KernelContext& ctx) const override {
-    std::copy(dims_.begin(), dims_.end(), ctx.outputs[0].as<Index>());
+    const std::vector<int64_t>& dims = ctx.inputs[0].shape->dims();
+    std::copy(dims.begin(), dims.end(), ctx.outputs[0].as<Index>());
   }
-
- private:
-  std::vector<Index> dims_;
+  bool TakesShapesAtRun() const override { return true; }
 };
 
 std::unique_ptr<Kernel> MakeShape(const Node& node) {
   const Shape& shape = InputShape(node, 0);
   switch (node.output(0)->dtype()) {
-    case DataType::kInt32: return std::make_unique<ShapeKernel<int32_t>>(shape);
-    case DataType::kInt64: return std::make_unique<ShapeKernel<int64_t>>(shape);
+    case DataType::kInt32: return std::make_unique<ShapeKernel<int32_t>>();
+    case DataType::kInt64: return std::make_unique<ShapeKernel<int64_t>>();
     default:
       Fail(node, ErrorCode::kUnsupported,
            fmt::format("output dtype {} is not supported; supported: int32, int64",

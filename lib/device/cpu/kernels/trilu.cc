@@ -13,8 +13,9 @@ class TriangleKernel final : public Kernel {
   TriangleKernel(const Node& node, bool upper)
       : label_(node.Describe()),
         upper_(upper),
-        diagonal_(node.attrs().GetInt("diagonal")),
-        dims_(InputShape(node, 0).dims()) {}
+        diagonal_(node.attrs().GetInt("diagonal")) {}
+
+  bool TakesShapesAtRun() const override { return true; }
 
   void Run(const KernelContext& ctx) const override {
     int64_t diagonal = diagonal_;
@@ -27,9 +28,10 @@ class TriangleKernel final : public Kernel {
     }
     const auto* x = ctx.inputs[0].as<const Element>();
     auto* y = ctx.outputs[0].as<Element>();
-    const int64_t rows = dims_[dims_.size() - 2];
-    const int64_t cols = dims_.back();
-    const int64_t total = Product(dims_);
+    const std::vector<int64_t>& dims = ctx.inputs[0].shape->dims();
+    const int64_t rows = dims[dims.size() - 2];
+    const int64_t cols = dims.back();
+    const int64_t total = Product(dims);
     ParallelFor(total, total > kParallelGrain, [&](int64_t i) {
       const int64_t col = i % cols;
       const int64_t row = (i / cols) % rows;
@@ -42,7 +44,6 @@ class TriangleKernel final : public Kernel {
   std::string label_;
   bool upper_;
   int64_t diagonal_;
-  std::vector<int64_t> dims_;
 };
 
 KernelFactory TriangleFactory(bool upper) {
