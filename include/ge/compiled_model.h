@@ -86,6 +86,16 @@ class GE_API CompiledModel {
   // The same, filling `profile` (ge/profile.h) with every step's timing,
   // shapes and the live activation bytes.
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs, RunProfile* profile) const;
+  // The same, writing outputs into caller buffers (IO binding; ge/io_binding.h
+  // binds them by name). `output_buffers` holds one slot per output: an empty
+  // Tensor where ge allocates, or a buffer of the output's dtype whose shape
+  // equals the output's shape in this run. Kernels write bound buffers in
+  // place; one that overlaps an input is written after the run has read every
+  // input, so a recurrent state bound as input and output is updated in
+  // place. The returned tensors share the bound buffers. Throws
+  // kInvalidArgument naming the output for a buffer that does not fit; after
+  // a failed run, bound buffers hold undefined values.
+  std::vector<Tensor> RunInto(const std::vector<Tensor>& inputs, const std::vector<Tensor>& output_buffers) const;
   // Queues a run on the model's run threads (at most ge.exec.asyncWorkers,
   // started on first use) and returns at once; `callback` gets the result.
   // The input tensors are shared, not copied: keep their buffers unchanged

@@ -9,6 +9,7 @@
 #include "ge/error.h"
 #include "ge/graph.h"
 #include "ge/impl_mode_report.h"
+#include "ge/io_binding.h"
 #include "ge/onnx_importer.h"
 #include "ge/options.h"
 #include "ge/plan_summary.h"

@@ -12,6 +12,8 @@
 #include "runtime/compile/compiler.h"
 #include "runtime/compile/kernel_selection.h"
 #include "runtime/compile/tensor_size_cap.h"
+#include "runtime/execute/output_binding.h"
+#include "runtime/execute/run_model.h"
 #include "runtime/execute/run_profiler.h"
 
 namespace ge::runtime {
@@ -126,8 +128,10 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
   std::unordered_map<const Value*, int> id_of;
   for (size_t id = 0; id < impl.values.size(); ++id) id_of[impl.values[id]] = static_cast<int>(id);
   readers_.assign(impl.values.size(), 0);
-  is_output_.assign(impl.values.size(), false);
-  for (int id : impl.output_values) is_output_[id] = true;
+  output_position_.assign(impl.values.size(), -1);
+  for (size_t position = impl.output_values.size(); position-- > 0;) {
+    output_position_[impl.output_values[position]] = static_cast<int>(position);
+  }
 
   for (const Node* node : impl.nodes) {
     if (node->op_type() == "Const") constant_values_.push_back(id_of.at(node->output(0)));
@@ -190,7 +194,8 @@ std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<
   return plans_.Insert(signature, std::make_shared<const CompiledModel>(std::move(compiled)), own_bytes);
 }
 
-std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs, RunProfile* profile) const {
+std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs, const std::vector<Tensor>& direct,
+                                         RunProfile* profile) const {
   if (plannable_.load()) {
     PlanCache::Signature signature;
     for (const Tensor& input : inputs) {
@@ -198,14 +203,14 @@ std::vector<Tensor> DynamicExecutor::Run(const std::vector<Tensor>& inputs, RunP
       signature.insert(signature.end(), input.shape().dims().begin(), input.shape().dims().end());
     }
     if (std::shared_ptr<const CompiledModel> plan = PlanFor(inputs, signature)) {
-      std::vector<Tensor> outputs = plan->Run(inputs, profile);
+      std::vector<Tensor> outputs = RunModel(*plan, inputs, direct, profile);
       planned_runs_.fetch_add(1, std::memory_order_relaxed);
       plans_.Recharge(signature);
       return outputs;
     }
   }
   node_by_node_runs_.fetch_add(1, std::memory_order_relaxed);
-  return RunNodeByNode(inputs, profile);
+  return RunNodeByNode(inputs, direct, profile);
 }
 
 RunStats DynamicExecutor::stats() const {
@@ -253,7 +258,7 @@ const ShapedKernel& DynamicExecutor::KernelFor(size_t step_index, RunFrame& fram
   return *last.kernel;
 }
 
-void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame) const {
+void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vector<Tensor>& direct) const {
   const NodeStep& step = steps_[step_index];
   const Node& node = *step.node;
   if (step.control_flow) {
@@ -286,9 +291,13 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame) const {
     const int viewed = kernel.AliasedInput(i);
     if (viewed >= 0 && static_cast<size_t>(viewed) < step.inputs.size() && step.inputs[viewed] >= 0) {
       frame.SetView(id, step.inputs[viewed]);
-    } else if (is_output_[id]) {
+    } else if (const int position = output_position_[id]; position >= 0) {
       FrameValue& value = frame.values[id];
-      frame.SetTensor(id, outputs_.Allocate(value.dtype, value.shape), /*fresh=*/true);
+      const Tensor* bound = static_cast<size_t>(position) < direct.size() && !direct[position].empty()
+                                ? &direct[position]
+                                : nullptr;
+      if (bound != nullptr) CheckBoundShape(impl_.outputs[position], *bound, value.dtype, value.shape);
+      frame.SetTensor(id, bound != nullptr ? *bound : outputs_.Allocate(value.dtype, value.shape), /*fresh=*/true);
       computes = true;
     } else {
       frame.SetPooled(id);
@@ -328,14 +337,22 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame) const {
   kernel.Run(ctx);
 }
 
-std::vector<Tensor> DynamicExecutor::TakeOutputs(RunFrame& frame) const {
+std::vector<Tensor> DynamicExecutor::TakeOutputs(RunFrame& frame, const std::vector<Tensor>& direct) const {
   // A buffer this run allocated for an output is handed out as it is, once;
-  // graph inputs, constants, views and repeated values are copied.
+  // graph inputs, constants, views, repeated values and control-flow results
+  // are copied (into the bound buffer, when there is one).
   std::vector<Tensor> outputs;
   outputs.reserve(impl_.output_values.size());
-  for (int id : impl_.output_values) {
-    FrameValue& value = frame.values[id];
-    if (value.fresh) {
+  for (size_t position = 0; position < impl_.output_values.size(); ++position) {
+    FrameValue& value = frame.values[impl_.output_values[position]];
+    if (position < direct.size() && !direct[position].empty()) {
+      Tensor buffer = direct[position];
+      if (value.data != buffer.data()) {
+        CheckBoundShape(impl_.outputs[position], buffer, value.dtype, value.shape);
+        if (buffer.nbytes() > 0) std::memcpy(buffer.data(), value.data, buffer.nbytes());
+      }
+      outputs.push_back(std::move(buffer));
+    } else if (value.fresh) {
       value.fresh = false;
       outputs.push_back(value.tensor);
     } else {
@@ -348,7 +365,8 @@ std::vector<Tensor> DynamicExecutor::TakeOutputs(RunFrame& frame) const {
   return outputs;
 }
 
-std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& inputs, RunProfile* profile) const {
+std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& inputs, const std::vector<Tensor>& direct,
+                                                   RunProfile* profile) const {
   const auto run_start = ProfileClock::now();
   if (profile != nullptr) profile->steps.clear();
   FramePool::Lease lease = frames_.Acquire();
@@ -362,13 +380,13 @@ std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& in
     frame.SetTensor(constant_values_[i], impl_.constants[i], /*fresh=*/false);
   }
   auto release = [&](int id) {
-    if (frame.readers_left[id] == 0 && !is_output_[id]) frame.Release(id);
+    if (frame.readers_left[id] == 0 && output_position_[id] < 0) frame.Release(id);
   };
 
   for (size_t s = 0; s < steps_.size(); ++s) {
     const NodeStep& step = steps_[s];
     const auto step_start = ProfileClock::now();
-    RunStep(s, frame);
+    RunStep(s, frame, direct);
     if (profile != nullptr) {
       const std::string kernel = step.control_flow ? "control_flow/" + step.node->op_type()
                                                    : KernelName(*frame.kernels[s].kernel->kernel);
@@ -388,7 +406,7 @@ std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& in
       release(id);
     }
   }
-  std::vector<Tensor> outputs = TakeOutputs(frame);
+  std::vector<Tensor> outputs = TakeOutputs(frame, direct);
   frame.Reset();  // holds nothing of the caller's between runs
   return outputs;
 }

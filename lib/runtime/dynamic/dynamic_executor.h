@@ -61,12 +61,16 @@ class DynamicExecutor {
   // kernel for a node's op type and dtype.
   DynamicExecutor(const CompiledModel::Impl& impl, const device::Device& device);
 
-  // Inputs already checked against impl.inputs. Throws ge::Error
-  // (kInvalidArgument) naming the node whose output shape cannot be
-  // determined, and the errors of inference and kernels.
+  // Inputs already checked against impl.inputs. `direct` is empty or holds
+  // a slot per output: a buffer bound to it that overlaps no input
+  // (output_binding.h; kernels write it in place, or the run copies into it
+  // at the end) or an empty Tensor. Throws ge::Error (kInvalidArgument)
+  // naming the node whose output shape cannot be determined or the output
+  // whose bound buffer does not fit, and the errors of inference and kernels.
   // `profile`, when given, gets every step (its start times relative to the
   // caller's clock are set by CompiledModel::Run).
-  std::vector<Tensor> Run(const std::vector<Tensor>& inputs, RunProfile* profile = nullptr) const;
+  std::vector<Tensor> Run(const std::vector<Tensor>& inputs, const std::vector<Tensor>& direct = {},
+                          RunProfile* profile = nullptr) const;
 
   // For tests and reports:
   // kernels cached so far,
@@ -98,17 +102,18 @@ class DynamicExecutor {
                                                const PlanCache::Signature& signature) const;
   // Counts a run at `signature`; true when it is the one to plan.
   bool CountRun(const PlanCache::Signature& signature) const;
-  std::vector<Tensor> RunNodeByNode(const std::vector<Tensor>& inputs, RunProfile* profile) const;
+  std::vector<Tensor> RunNodeByNode(const std::vector<Tensor>& inputs, const std::vector<Tensor>& direct,
+                                    RunProfile* profile) const;
   // Infers the step's outputs in the frame, then runs its kernel (or its subgraphs).
-  void RunStep(size_t step_index, RunFrame& frame) const;
+  void RunStep(size_t step_index, RunFrame& frame, const std::vector<Tensor>& direct) const;
   const ShapedKernel& KernelFor(size_t step_index, RunFrame& frame) const;
-  std::vector<Tensor> TakeOutputs(RunFrame& frame) const;
+  std::vector<Tensor> TakeOutputs(RunFrame& frame, const std::vector<Tensor>& direct) const;
 
   const CompiledModel::Impl& impl_;
   const device::Device& device_;
   std::vector<NodeStep> steps_;       // topological order, no Data or Const
   std::vector<int> readers_;          // value id -> step inputs reading it
-  std::vector<bool> is_output_;       // value id -> a graph output (kept to the end of a run)
+  std::vector<int> output_position_;  // value id -> its first position among the graph outputs, or -1
   std::vector<int> constant_values_;  // impl.constants index -> value id
   mutable KernelCache kernels_{kKernelCacheCapacity};
   mutable std::atomic<uint64_t> kernels_built_{0};

@@ -14,6 +14,8 @@
 #include "ge/error.h"
 #include "graph/shape_accepts.h"
 #include "runtime/execute/device_run.h"
+#include "runtime/execute/output_binding.h"
+#include "runtime/execute/run_model.h"
 #include "runtime/dynamic/dynamic_executor.h"
 #include "runtime/execution_plan.h"
 #include "runtime/execute/intra_op_threads.h"
@@ -225,16 +227,19 @@ class StreamRun {
 
 }  // namespace
 
-std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs) const { return Run(inputs, nullptr); }
+}  // namespace ge
 
-std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs, RunProfile* profile) const {
-  const Impl& impl = *impl_;
+namespace ge::runtime {
+
+std::vector<Tensor> RunModel(const CompiledModel& model, const std::vector<Tensor>& inputs,
+                             const std::vector<Tensor>& direct, RunProfile* profile) {
+  const CompiledModel::Impl& impl = model.impl();
   CheckInputs(impl, inputs);
-  runtime::ScopedIntraOpThreads threads(impl.settings.intra_op_threads);
-  const auto run_start = runtime::ProfileClock::now();
+  ScopedIntraOpThreads threads(impl.settings.intra_op_threads);
+  const auto run_start = ProfileClock::now();
   if (impl.dynamic) {
-    std::vector<Tensor> outputs = impl.dynamic->Run(inputs, profile);
-    if (profile != nullptr) runtime::FinishProfile(*profile, run_start);
+    std::vector<Tensor> outputs = impl.dynamic->Run(inputs, direct, profile);
+    if (profile != nullptr) FinishProfile(*profile, run_start);
     return outputs;
   }
 
@@ -245,12 +250,20 @@ std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs, RunPro
                   fmt::format("model '{}': profiled runs are not supported on {}", impl.graph->name(),
                               impl.device->name()));
     }
-    return runtime::RunOnDevice(impl, inputs);
+    return RunOnDevice(impl, inputs);
   }
-  runtime::ArenaPool::Lease arena = impl.arenas->Acquire();
+  ArenaPool::Lease arena = impl.arenas->Acquire();
   std::vector<Tensor> outputs;
   outputs.reserve(impl.outputs.size());
-  for (const TensorInfo& info : impl.outputs) outputs.emplace_back(info.dtype, info.shape);
+  for (size_t position = 0; position < impl.outputs.size(); ++position) {
+    const TensorInfo& info = impl.outputs[position];
+    if (position < direct.size() && !direct[position].empty()) {
+      CheckBoundShape(info, direct[position], info.dtype, info.shape);
+      outputs.push_back(direct[position]);
+    } else {
+      outputs.emplace_back(info.dtype, info.shape);
+    }
+  }
 
   std::vector<void*> address(impl.values.size());
   for (size_t id = 0; id < impl.values.size(); ++id) {
@@ -259,21 +272,21 @@ std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs, RunPro
   std::vector<size_t> live_bytes;
   std::vector<StepRecorder> recorders;
   if (profile != nullptr) {
-    live_bytes = runtime::PlannedLiveBytes(*this);
+    live_bytes = PlannedLiveBytes(model);
     recorders.assign(static_cast<size_t>(std::max(impl.stream_count, 1)), StepRecorder{&impl, run_start, &live_bytes, {}});
   }
   if (impl.stream_count > 1) {
     StreamRun(impl, address, arena.data(), recorders).Run();
   } else {
     StepRunner run_step(impl, address, arena.data(), recorders.empty() ? nullptr : &recorders[0]);
-    for (const runtime::Step& step : impl.steps) run_step(step);
+    for (const Step& step : impl.steps) run_step(step);
   }
   if (profile != nullptr) {
     profile->steps.clear();
     for (StepRecorder& recorder : recorders) {
       profile->steps.insert(profile->steps.end(), recorder.steps.begin(), recorder.steps.end());
     }
-    runtime::FinishProfile(*profile, run_start);
+    FinishProfile(*profile, run_start);
   }
 
   for (size_t position = 0; position < outputs.size(); ++position) {
@@ -282,6 +295,25 @@ std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs, RunPro
     if (written_in_place || outputs[position].nbytes() == 0) continue;
     std::memcpy(outputs[position].data(), address[id], outputs[position].nbytes());
   }
+  return outputs;
+}
+
+}  // namespace ge::runtime
+
+namespace ge {
+
+std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs) const { return Run(inputs, nullptr); }
+
+std::vector<Tensor> CompiledModel::Run(const std::vector<Tensor>& inputs, RunProfile* profile) const {
+  return runtime::RunModel(*this, inputs, {}, profile);
+}
+
+std::vector<Tensor> CompiledModel::RunInto(const std::vector<Tensor>& inputs,
+                                           const std::vector<Tensor>& output_buffers) const {
+  runtime::CheckOutputBuffers(impl_->outputs, output_buffers);
+  std::vector<Tensor> outputs =
+      runtime::RunModel(*this, inputs, runtime::DirectOutputBuffers(output_buffers, inputs), nullptr);
+  runtime::DeliverIntoBuffers(impl_->outputs, output_buffers, outputs);
   return outputs;
 }
 
