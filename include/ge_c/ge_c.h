@@ -31,7 +31,7 @@ extern "C" {
 /* The ABI this header describes: the major changes only on an incompatible
  * change (and is the SONAME of libge_c.so), the minor on every addition. */
 #define GE_C_ABI_MAJOR 0
-#define GE_C_ABI_MINOR 2
+#define GE_C_ABI_MINOR 3
 
 /* ---- status and errors --------------------------------------------------- */
 
@@ -237,6 +237,34 @@ typedef void (*ge_run_callback)(void* user_data, ge_status status, const char* m
  * once). On failure (bad arguments) the callback is never called. */
 GE_C_EXPORT ge_status ge_model_run_async(const ge_model* model, ge_tensor* const* inputs, size_t num_inputs,
                                          ge_run_callback callback, void* user_data);
+
+/* ---- IO binding ------------------------------------------------------------ */
+
+/* A model's inputs and outputs bound by name to tensors (ONNX Runtime's
+ * IoBinding). Inputs are shared, not copied. An output bound to a tensor (e.g.
+ * ge_tensor_wrap over the caller's buffer) is written there by the kernel
+ * that makes it; a buffer overlapping an input is written after every read
+ * of the inputs, so binding one buffer as a state's input and output (an
+ * LSTM's h) updates it in place. A bound buffer's shape must equal the
+ * output's shape in the run: bind anew when shapes change. The handles
+ * passed in may be released at once; the memory they wrap must stay. One
+ * binding serves one run at a time. */
+typedef struct ge_io_binding ge_io_binding;
+
+/* The binding keeps the model alive (the model handle may be released). */
+GE_C_EXPORT ge_status ge_io_binding_create(const ge_model* model, ge_io_binding** out);
+GE_C_EXPORT void ge_io_binding_release(ge_io_binding* binding);
+/* An unknown name, another dtype or a shape the model's known dims refuse
+ * fail with GE_INVALID_ARGUMENT; the message lists the valid names. */
+GE_C_EXPORT ge_status ge_io_binding_bind_input(ge_io_binding* binding, const char* name, const ge_tensor* tensor);
+/* tensor NULL: the output comes back in a buffer of ge's own again. */
+GE_C_EXPORT ge_status ge_io_binding_bind_output(ge_io_binding* binding, const char* name, const ge_tensor* tensor);
+/* Runs with the bound tensors; every input must be bound. After a failure
+ * the bound output buffers hold undefined values. */
+GE_C_EXPORT ge_status ge_io_binding_run(ge_io_binding* binding);
+/* A new handle (the caller releases it) on output `index` of the last
+ * successful run: the bound tensor's buffer, or ge's own. */
+GE_C_EXPORT ge_status ge_io_binding_output(const ge_io_binding* binding, size_t index, ge_tensor** out);
 
 /* ---- sessions -------------------------------------------------------------- */
 

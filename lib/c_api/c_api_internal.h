@@ -15,6 +15,7 @@
 #include "ge/compiled_model.h"
 #include "ge/error.h"
 #include "ge/graph.h"
+#include "ge/io_binding.h"
 #include "ge/plugin.h"
 #include "ge/session.h"
 #include "ge/tensor.h"
@@ -45,6 +46,10 @@ struct GraphHandle {
 struct ModelHandle {
   std::shared_ptr<const CompiledModel> model;
   MemorySummary memory;  // cached, so that placement_strategy outlives the call
+};
+
+struct IoBindingHandle {
+  IoBinding binding;
 };
 
 struct SessionHandle {
@@ -114,5 +119,6 @@ GE_CAPI_HANDLE(ge_attrs, ge::capi::AttrsHandle)
 GE_CAPI_HANDLE(ge_graph, ge::capi::GraphHandle)
 GE_CAPI_HANDLE(ge_model, ge::capi::ModelHandle)
 GE_CAPI_HANDLE(ge_session, ge::capi::SessionHandle)
+GE_CAPI_HANDLE(ge_io_binding, ge::capi::IoBindingHandle)
 GE_CAPI_HANDLE(ge_value, ge::Value)
 #undef GE_CAPI_HANDLE
