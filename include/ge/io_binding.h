@@ -35,6 +35,8 @@ class GE_API IoBinding {
   // shape its known dims refuse.
   void BindInput(const std::string& name, Tensor tensor);
   void BindOutput(const std::string& name, Tensor buffer);
+  // The input must be bound again before the next run.
+  void UnbindInput(const std::string& name);
   // The output comes back in a buffer of ge's own again.
   void UnbindOutput(const std::string& name);
   void ClearInputs();

@@ -255,7 +255,8 @@ typedef struct ge_io_binding ge_io_binding;
 GE_C_EXPORT ge_status ge_io_binding_create(const ge_model* model, ge_io_binding** out);
 GE_C_EXPORT void ge_io_binding_release(ge_io_binding* binding);
 /* An unknown name, another dtype or a shape the model's known dims refuse
- * fail with GE_INVALID_ARGUMENT; the message lists the valid names. */
+ * fail with GE_INVALID_ARGUMENT; the message lists the valid names. tensor
+ * NULL unbinds the input. */
 GE_C_EXPORT ge_status ge_io_binding_bind_input(ge_io_binding* binding, const char* name, const ge_tensor* tensor);
 /* tensor NULL: the output comes back in a buffer of ge's own again. */
 GE_C_EXPORT ge_status ge_io_binding_bind_output(ge_io_binding* binding, const char* name, const ge_tensor* tensor);

@@ -18,8 +18,9 @@ void ge_io_binding_release(ge_io_binding* binding) { delete FromC(binding); }
 ge_status ge_io_binding_bind_input(ge_io_binding* binding, const char* name, const ge_tensor* tensor) {
   return ge::capi::Guard("ge_io_binding_bind_input", [&] {
     ge::capi::Require(binding, "binding");
-    ge::capi::Require(tensor, "tensor");
-    FromC(binding)->binding.BindInput(ge::capi::RequireString(name, "name"), FromC(tensor)->tensor);
+    const std::string input = ge::capi::RequireString(name, "name");
+    if (tensor == nullptr) return FromC(binding)->binding.UnbindInput(input);
+    FromC(binding)->binding.BindInput(input, FromC(tensor)->tensor);
   });
 }
 

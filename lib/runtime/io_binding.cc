@@ -53,6 +53,8 @@ void IoBinding::BindOutput(const std::string& name, Tensor buffer) {
   output_buffers_[position] = std::move(buffer);
 }
 
+void IoBinding::UnbindInput(const std::string& name) { inputs_[PositionOf(model_->inputs(), name, "input")] = Tensor(); }
+
 void IoBinding::UnbindOutput(const std::string& name) {
   output_buffers_[PositionOf(model_->outputs(), name, "output")] = Tensor();
 }

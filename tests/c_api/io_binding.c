@@ -71,6 +71,9 @@ int main(void) {
   CHECK(ge_tensor_data(a) != (void*)state);
   ge_tensor_release(a);
 
+  CHECK_OK(ge_io_binding_bind_input(binding, "h", NULL));
+  CHECK_FAILS(ge_io_binding_run(binding), GE_INVALID_ARGUMENT, "input 'h' is not bound");
+
   ge_io_binding_release(binding);
   ge_io_binding_release(NULL);
   puts("io_binding: ok");

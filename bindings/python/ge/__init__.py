@@ -17,6 +17,7 @@ from ge.errors import (GeError, InternalError, InvalidArgumentError, InvalidMode
                        OutOfMemoryError, UnsupportedError)
 from ge.graph import Graph, Value, load_onnx
 from ge.inference_session import InferenceSession
+from ge.io_binding import IOBinding
 from ge.model import Model, compile, load
 from ge.node_arg import NodeArg
 from ge.plugins import load_plugin
@@ -26,5 +27,5 @@ from ge.session import Session
 __all__ = [
     "abi_version", "version", "GeError", "InternalError", "InvalidArgumentError", "InvalidModelError", "IoError",
     "NotFoundError", "OutOfMemoryError", "UnsupportedError", "Graph", "Value", "load_onnx", "Model", "compile",
-    "load", "Session", "load_plugin", "InferenceSession", "NodeArg", "get_available_providers",
+    "load", "Session", "IOBinding", "load_plugin", "InferenceSession", "NodeArg", "get_available_providers",
 ]

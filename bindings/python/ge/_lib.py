@@ -8,7 +8,7 @@ from ge.errors import error_for
 
 # The ABI major this package is written for (GE_C_ABI_MAJOR) and the least minor it needs.
 ABI_MAJOR = 0
-ABI_MINOR = 2
+ABI_MINOR = 3
 
 _openmp_wait.bound_spinning()
 lib = _find_library.load(f"libge_c.so.{ABI_MAJOR}")
@@ -77,6 +77,12 @@ _PROTOTYPES = {
     "ge_model_memory_summary": (c_int, [handle, POINTER(MemorySummary)]),
     "ge_model_run": (c_int, [handle, POINTER(handle), c_size_t, POINTER(handle), c_size_t]),
     "ge_model_run_async": (c_int, [handle, POINTER(handle), c_size_t, RUN_CALLBACK, c_void_p]),
+    "ge_io_binding_create": (c_int, [handle, POINTER(handle)]),
+    "ge_io_binding_release": (None, [handle]),
+    "ge_io_binding_bind_input": (c_int, [handle, c_char_p, handle]),
+    "ge_io_binding_bind_output": (c_int, [handle, c_char_p, handle]),
+    "ge_io_binding_run": (c_int, [handle]),
+    "ge_io_binding_output": (c_int, [handle, c_size_t, POINTER(handle)]),
     "ge_session_create": (c_int, [strings, strings, c_size_t, POINTER(handle)]),
     "ge_session_release": (None, [handle]),
     "ge_session_add_graph": (c_int, [handle, c_uint32, handle, strings, strings, c_size_t]),
@@ -92,7 +98,7 @@ _PROTOTYPES = {
 # interpreter is finalizing. Compiling, loading, running and releasing a model
 # (which waits for its runs) drop the GIL as usual.
 _DROP_GIL = {"ge_onnx_import_file", "ge_onnx_import_memory", "ge_compile", "ge_model_release", "ge_model_save",
-             "ge_model_load", "ge_model_load_memory", "ge_model_run", "ge_model_run_async", "ge_session_create",
+             "ge_model_load", "ge_model_load_memory", "ge_model_run", "ge_model_run_async", "ge_io_binding_run", "ge_session_create",
              "ge_session_release", "ge_session_add_graph", "ge_session_compile_graph", "ge_session_run_graph",
              "ge_plugin_load", "ge_tensor_create"}
 _keeping_gil = ctypes.PyDLL(lib._name, handle=lib._handle)

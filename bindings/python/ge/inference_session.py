@@ -112,6 +112,19 @@ class InferenceSession:
 
         future.add_done_callback(done)
 
+    def io_binding(self):
+        """A ge.IOBinding of the model's inputs and outputs (onnxruntime's io_binding)."""
+        return self.model.io_binding()
+
+    def run_with_iobinding(self, iobinding, run_options=None):
+        """Runs with the bound inputs, writing bound outputs in place; the
+        results are then iobinding.get_outputs() / copy_outputs_to_cpu()."""
+        if run_options is not None:
+            raise TypeError("ge: run_options are not supported; pass None")
+        if getattr(iobinding, "_model", None) is not self.model:
+            raise TypeError("ge: run_with_iobinding takes an IOBinding made by this session's io_binding()")
+        iobinding.run()
+
     def _selection(self, output_names, input_feed, run_options, method):
         """The output indices output_names selects (None: all); checks the arguments' types."""
         if isinstance(output_names, dict) or input_feed is None:

@@ -9,6 +9,7 @@ from ge import _options
 from ge._lib import RUN_CALLBACK, MemorySummary, TensorInfo, as_handle, check, handle, lib
 from ge.errors import error_for
 from ge.graph import Graph, load_onnx
+from ge.io_binding import IOBinding
 
 _INFO_FUNCTIONS = {"inputs": (lib.ge_model_input_count, lib.ge_model_input_info),
                    "outputs": (lib.ge_model_output_count, lib.ge_model_output_info)}
@@ -76,6 +77,10 @@ class Model:
             _pending.take(key)
             check(status)
         return future
+
+    def io_binding(self):
+        """A ge.IOBinding of this model's inputs and outputs; run it with its run()."""
+        return IOBinding(self)
 
     def save(self, path):
         """Writes a .gem file (whole or not at all)."""
