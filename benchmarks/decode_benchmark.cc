@@ -3,8 +3,8 @@
 // step (docs/performance.md, "Dynamic shapes"). benchmarks/decode_compare.sh
 // runs it beside ONNX Runtime.
 //
-//   build/default/benchmarks/ge_decode_benchmark MODEL.onnx [--prompt N] [--tokens N] [--threads N] [--profile]
-//                                                [--json]
+//   build/default/benchmarks/ge_decode_benchmark MODEL.onnx [--prompt N] [--tokens N] [--threads N] [--bind]
+//                                                [--profile] [--json]
 //
 // The model's contract (benchmarks/export_decoder.py writes one): one int64
 // input of token ids [1, sequence]; float cache inputs whose one unknown dim
@@ -14,7 +14,10 @@
 // step feeds the argmax of the last logits and the caches the step before
 // returned. Prints the decode latency (median, p90), the prefill's, the
 // process's peak RSS and the runtime's counters, and the tokens, so that
-// another runtime's can be compared. --profile adds where the last step's
+// another runtime's can be compared. --bind runs through ge::IoBinding with
+// the caches bound to the caller's buffers: two per cache, of the longest
+// length, viewed at each step's shape; a step reads one and ge writes the
+// next cache into the other. --profile adds where the last step's
 // time went: by op type, and the share outside the kernels (inference,
 // kernel lookup, buffers).
 #include <sys/resource.h>
@@ -22,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +34,7 @@
 
 #include "ge/compiled_model.h"
 #include "ge/error.h"
+#include "ge/io_binding.h"
 #include "ge/onnx_importer.h"
 #include "ge/profile.h"
 #include "runtime/dynamic/dynamic_executor.h"
@@ -76,11 +81,12 @@ struct Arguments {
   int prompt = 8, tokens = 64, threads = 1;
   bool json = false;
   bool profile = false;
+  bool bind = false;
 };
 
 [[noreturn]] void Usage(const char* message) {
   std::fprintf(stderr, "ge_decode_benchmark: %s\nusage: ge_decode_benchmark MODEL.onnx [--prompt N] [--tokens N] "
-                       "[--threads N] [--profile] [--json]\n", message);
+                       "[--threads N] [--bind] [--profile] [--json]\n", message);
   std::exit(2);
 }
 
@@ -99,12 +105,55 @@ Arguments Parse(int argc, char** argv) {
     else if (arg == "--threads") args.threads = count(1);
     else if (arg == "--json") args.json = true;
     else if (arg == "--profile") args.profile = true;
-    else if (arg.rfind("--", 0) == 0) Usage(("unknown option " + arg + " (valid: --prompt, --tokens, --threads, --profile, --json)").c_str());
+    else if (arg == "--bind") args.bind = true;
+    else if (arg.rfind("--", 0) == 0) Usage(("unknown option " + arg + " (valid: --prompt, --tokens, --threads, --bind, --profile, --json)").c_str());
     else args.model = arg;
   }
   if (args.model.empty()) Usage("no model given");
   return args;
 }
+
+// Runs steps through an IoBinding whose cache outputs go into two caller
+// buffers per cache, of the longest length, taken in turn.
+class BoundCaches {
+ public:
+  BoundCaches(std::shared_ptr<const ge::CompiledModel> model, size_t ids, int64_t longest)
+      : binding_(model), ids_(ids) {
+    const std::vector<ge::TensorInfo>& inputs = model->inputs();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (i == ids) continue;
+      std::vector<int64_t> dims = inputs[i].shape.dims();
+      const auto past = std::find(dims.begin(), dims.end(), ge::Shape::kUnknownDim);
+      past_axis_.push_back(past - dims.begin());
+      *past = longest;
+      for (auto& buffers : storage_) buffers.emplace_back(inputs[i].dtype, ge::Shape(dims));
+    }
+  }
+
+  std::vector<ge::Tensor> Run(const std::vector<ge::Tensor>& feed, int step) {
+    const std::vector<ge::TensorInfo>& inputs = binding_.model().inputs();
+    const std::vector<ge::TensorInfo>& outputs = binding_.model().outputs();
+    const int64_t sequence = feed[ids_].shape().dim(1);
+    size_t cache = 0;
+    for (size_t i = 0; i < feed.size(); ++i) {
+      binding_.BindInput(inputs[i].name, feed[i]);
+      if (i == ids_) continue;
+      std::vector<int64_t> dims = feed[i].shape().dims();
+      dims[past_axis_[cache]] += sequence;
+      ge::Tensor& buffer = storage_[step % 2][cache];
+      binding_.BindOutput(outputs[1 + cache].name, ge::Tensor::Borrow(buffer.dtype(), ge::Shape(dims), buffer.data()));
+      ++cache;
+    }
+    binding_.Run();
+    return binding_.outputs();
+  }
+
+ private:
+  ge::IoBinding binding_;
+  size_t ids_;
+  std::vector<int64_t> past_axis_;        // by cache
+  std::vector<ge::Tensor> storage_[2];    // by turn, then by cache
+};
 
 }  // namespace
 
@@ -133,13 +182,17 @@ int main(int argc, char** argv) {
     for (int t = 0; t < args.prompt; ++t) prompt[t] = 1 + t;
     feed[ids] = ge::Tensor::FromVector(ge::DataType::kInt64, {1, args.prompt}, prompt);
 
+    std::optional<BoundCaches> bound;
+    if (args.bind) bound.emplace(model, ids, args.prompt + args.tokens);
     std::vector<double> steps;
     std::vector<int64_t> generated;
     double prefill = 0;
     ge::RunProfile last;
     for (int step = 0; step <= args.tokens; ++step) {
       const Clock::time_point begin = Clock::now();
-      std::vector<ge::Tensor> outputs = args.profile && step == args.tokens ? model->Run(feed, &last) : model->Run(feed);
+      std::vector<ge::Tensor> outputs = args.profile && step == args.tokens ? model->Run(feed, &last)
+                                        : bound                               ? bound->Run(feed, step)
+                                                                              : model->Run(feed);
       (step == 0 ? prefill : steps.emplace_back()) = Milliseconds(begin);
       generated.push_back(ArgmaxOfLastRow(outputs[0]));
       feed[ids] = ge::Tensor::FromVector(ge::DataType::kInt64, {1, 1}, std::vector<int64_t>{generated.back()});

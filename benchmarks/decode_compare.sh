@@ -3,7 +3,8 @@
 # (ort_decode.mjs, through the onnxruntime-node that ../shared/peer/ort-bench
 # installs), interleaved on one machine; prints a table or --json.
 #
-# usage: benchmarks/decode_compare.sh MODEL.onnx [--prompt N] [--tokens N] [--threads N] [--rounds N] [--json]
+# usage: benchmarks/decode_compare.sh MODEL.onnx [--prompt N] [--tokens N] [--threads N] [--rounds N] [--bind]
+#                                    [--json]
 # env:   GE_DECODE (default build/default/benchmarks/ge_decode_benchmark), ORT_BENCH
 #
 # The model follows ge_decode_benchmark's contract (benchmarks/export_decoder.py
@@ -12,10 +13,11 @@
 # builds them in session creation, not counted), the peak RSS above each
 # process's baseline, and whether both generated the same tokens (and
 # PyTorch's, when MODEL.tokens.json from export_decoder.py is there).
+# --bind: ge binds the caches to caller buffers (ge_decode_benchmark --bind).
 set -euo pipefail
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
-prompt=8 tokens=64 threads=1 rounds=3 json=0 model=
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+prompt=8 tokens=64 threads=1 rounds=3 json=0 bind=() model=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --help) usage; exit 0 ;;
@@ -23,7 +25,8 @@ while [[ $# -gt 0 ]]; do
       [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || { echo "decode_compare: error: $1 needs a positive count" >&2; exit 2; }
       declare "${1#--}=$2"; shift 2 ;;
     --json) json=1; shift ;;
-    -*) echo "decode_compare: error: unknown option '$1' (valid: --prompt, --tokens, --threads, --rounds, --json)" >&2
+    --bind) bind=(--bind); shift ;;
+    -*) echo "decode_compare: error: unknown option '$1' (valid: --prompt, --tokens, --threads, --rounds, --bind, --json)" >&2
         exit 2 ;;
     *) model=$1; shift ;;
   esac
@@ -46,7 +49,7 @@ cp "$repo/benchmarks/ort_decode.mjs" "$cache/"
 rows=()
 for ((round = 1; round <= rounds; ++round)); do
   [[ $json == 1 ]] || echo "decode_compare: round $round of $rounds..." >&2
-  ge_json=$("$ge" "$model" --prompt "$prompt" --tokens "$tokens" --threads "$threads" --json)
+  ge_json=$("$ge" "$model" --prompt "$prompt" --tokens "$tokens" --threads "$threads" "${bind[@]}" --json)
   ort_json=$(node "$cache/ort_decode.mjs" "$model" "$prompt" "$tokens" "$threads" | tail -n 1)
   rows+=("$ge_json" "$ort_json")
 done
