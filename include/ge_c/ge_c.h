@@ -217,6 +217,21 @@ typedef struct ge_memory_summary {
 
 GE_C_EXPORT ge_status ge_model_memory_summary(const ge_model* model, ge_memory_summary* out);
 
+/* What the model's runs so far did besides kernels: the work a steady state
+ * no longer does (docs/runtime.md, "Dynamic models"). Versioned like
+ * ge_tensor_info. */
+typedef struct ge_run_stats {
+  size_t struct_size;
+  uint64_t runs;
+  uint64_t planned_runs;       /* runs of a static plan (a dynamic model's per-shape plans included) */
+  uint64_t node_by_node_runs;  /* a dynamic model's runs without a plan */
+  uint64_t plans_compiled;     /* static plans a dynamic model compiled for input-shape signatures */
+  uint64_t kernels_built;      /* kernels built during runs (dynamic models) */
+  uint64_t buffer_allocations; /* activation memory taken from the system: arenas, or tensor buffers */
+} ge_run_stats;
+
+GE_C_EXPORT ge_status ge_model_run_stats(const ge_model* model, ge_run_stats* out);
+
 /* Runs the model; thread-safe. inputs[i] is the model's input i. For each
  * output, outputs[i] is either NULL, and then receives a new tensor that the
  * caller releases (engine-owned buffer), or a caller-made tensor (e.g.

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "c_api_internal.h"
+#include "ge/profile.h"
 
 namespace {
 
@@ -124,6 +125,23 @@ ge_status ge_model_memory_summary(const ge_model* model, ge_memory_summary* out)
     full.lower_bound_bytes = memory.lower_bound_bytes;
     full.dynamic = memory.dynamic ? 1 : 0;
     full.placement_strategy = memory.placement_strategy.c_str();
+    FillVersioned(full, out);
+  });
+}
+
+ge_status ge_model_run_stats(const ge_model* model, ge_run_stats* out) {
+  return ge::capi::Guard("ge_model_run_stats", [&] {
+    ge::capi::Require(model, "model");
+    ge::capi::Require(out, "out");
+    const ge::RunStats stats = FromC(model)->model->run_stats();
+    ge_run_stats full{};
+    full.struct_size = sizeof(full);
+    full.runs = stats.runs;
+    full.planned_runs = stats.planned_runs;
+    full.node_by_node_runs = stats.node_by_node_runs;
+    full.plans_compiled = stats.plans_compiled;
+    full.kernels_built = stats.kernels_built;
+    full.buffer_allocations = stats.buffer_allocations;
     FillVersioned(full, out);
   });
 }

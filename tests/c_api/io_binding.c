@@ -1,7 +1,9 @@
 /* IO binding through the C ABI: a state bound as both input and output of a
  * dynamic model is updated in place, an unbound output comes back in ge's
- * own buffer, and bad names, unbound inputs and early reads fail with the
- * names spelled out. The reference is computed here in float64. */
+ * own buffer, the binding outlives the model handle, and bad names, unbound
+ * inputs and early reads fail with the names spelled out; the run counters
+ * (ge_model_run_stats) follow the runs. The reference is computed here in
+ * float64. */
 #include "c_test.h"
 
 enum { ROWS = 2, COLS = 3 };
@@ -28,7 +30,6 @@ int main(void) {
   ge_model* model = compile_state_model();
   ge_io_binding* binding = NULL;
   CHECK_OK(ge_io_binding_create(model, &binding));
-  ge_model_release(model); /* the binding keeps it */
 
   float state[ROWS * COLS] = {-2.0f, -0.5f, 0.0f, 0.25f, 1.0f, 3.0f};
   double before[ROWS * COLS];
@@ -73,6 +74,18 @@ int main(void) {
 
   CHECK_OK(ge_io_binding_bind_input(binding, "h", NULL));
   CHECK_FAILS(ge_io_binding_run(binding), GE_INVALID_ARGUMENT, "input 'h' is not bound");
+
+  /* Three runs, two of them successful; the node-by-node path ran the first
+   * (a shape's second run compiles its static plan). */
+  ge_run_stats stats = {.struct_size = sizeof stats};
+  CHECK_OK(ge_model_run_stats(model, &stats));
+  CHECK(stats.struct_size == sizeof stats);
+  CHECK(stats.runs == 2 && stats.node_by_node_runs == 1 && stats.planned_runs == 1 && stats.plans_compiled == 1);
+  ge_model_release(model); /* the binding keeps it */
+  CHECK_OK(ge_tensor_wrap(GE_DTYPE_FLOAT32, dims, 2, state, &h));
+  CHECK_OK(ge_io_binding_bind_input(binding, "h", h));
+  ge_tensor_release(h);
+  CHECK_OK(ge_io_binding_run(binding));
 
   ge_io_binding_release(binding);
   ge_io_binding_release(NULL);

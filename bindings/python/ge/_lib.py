@@ -29,6 +29,12 @@ class MemorySummary(ctypes.Structure):
                 ("placement_strategy", c_char_p)]
 
 
+class RunStats(ctypes.Structure):
+    _fields_ = [("struct_size", c_size_t), ("runs", ctypes.c_uint64), ("planned_runs", ctypes.c_uint64),
+                ("node_by_node_runs", ctypes.c_uint64), ("plans_compiled", ctypes.c_uint64),
+                ("kernels_built", ctypes.c_uint64), ("buffer_allocations", ctypes.c_uint64)]
+
+
 _PROTOTYPES = {
     # name: (result, argument types); result c_int is a ge_status
     "ge_last_error": (c_char_p, []),
@@ -75,6 +81,7 @@ _PROTOTYPES = {
     "ge_model_input_info": (c_int, [handle, c_size_t, POINTER(TensorInfo)]),
     "ge_model_output_info": (c_int, [handle, c_size_t, POINTER(TensorInfo)]),
     "ge_model_memory_summary": (c_int, [handle, POINTER(MemorySummary)]),
+    "ge_model_run_stats": (c_int, [handle, POINTER(RunStats)]),
     "ge_model_run": (c_int, [handle, POINTER(handle), c_size_t, POINTER(handle), c_size_t]),
     "ge_model_run_async": (c_int, [handle, POINTER(handle), c_size_t, RUN_CALLBACK, c_void_p]),
     "ge_io_binding_create": (c_int, [handle, POINTER(handle)]),

@@ -6,7 +6,7 @@ import threading
 
 from ge import _tensors
 from ge import _options
-from ge._lib import RUN_CALLBACK, MemorySummary, TensorInfo, as_handle, check, handle, lib
+from ge._lib import RUN_CALLBACK, MemorySummary, RunStats, TensorInfo, as_handle, check, handle, lib
 from ge.errors import error_for
 from ge.graph import Graph, load_onnx
 from ge.io_binding import IOBinding
@@ -55,6 +55,14 @@ class Model:
         return {"const_bytes": summary.const_bytes, "arena_bytes": summary.arena_bytes,
                 "no_reuse_bytes": summary.no_reuse_bytes, "lower_bound_bytes": summary.lower_bound_bytes,
                 "dynamic": bool(summary.dynamic), "placement_strategy": summary.placement_strategy.decode()}
+
+    @property
+    def run_stats(self):
+        """What the runs so far did besides kernels: runs, planned_runs,
+        node_by_node_runs, plans_compiled, kernels_built, buffer_allocations."""
+        stats = RunStats(struct_size=ctypes.sizeof(RunStats))
+        check(lib.ge_model_run_stats(self._handle, ctypes.byref(stats)))
+        return {name: getattr(stats, name) for name, _ in RunStats._fields_ if name != "struct_size"}
 
     def run(self, inputs, outputs=None):
         """Runs on numpy arrays (in the order of `inputs`); returns the output

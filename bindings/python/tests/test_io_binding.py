@@ -51,6 +51,8 @@ def test_state_bound_as_input_and_output_updates_in_place(tmp_path):
     np.testing.assert_allclose(h, sigmoid(before), rtol=0, atol=1e-6)
     # b read h before a was written over it.
     np.testing.assert_allclose(io.get_outputs()[1], sigmoid(before) + before, rtol=0, atol=1e-6)
+    stats = sess.model.run_stats
+    assert (stats["runs"], stats["node_by_node_runs"], stats["plans_compiled"]) == (1, 1, 0)
 
 
 def test_raw_buffers_in_onnxruntime_form(tmp_path):
