@@ -12,6 +12,7 @@
 #include "runtime/dynamic/buffer_pool.h"
 #include "runtime/dynamic/dynamic_executor.h"
 #include "runtime/dynamic/output_pool.h"
+#include "test_models.h"
 #include "test_support.h"
 
 using ge::DataType;
@@ -19,13 +20,9 @@ using ge::Shape;
 using ge::Tensor;
 using ge::runtime::BufferPool;
 using ge::test::AttentionCacheModel;
+using ge::test::ExecutorOf;
 
 namespace {
-
-const ge::runtime::DynamicExecutor& ExecutorOf(const ge::CompiledModel& model) {
-  REQUIRE(model.impl().dynamic != nullptr);
-  return *model.impl().dynamic;
-}
 
 double MaxRelative(const Tensor& got, const Tensor& expected) {
   double worst = 0;

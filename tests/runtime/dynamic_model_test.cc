@@ -25,6 +25,7 @@ using ge::ErrorCode;
 using ge::Shape;
 using ge::Tensor;
 using ge::test::RandomTensor;
+using ge::test::ExecutorOf;
 
 namespace {
 
@@ -67,11 +68,6 @@ ge::Error ErrorOf(const std::function<void()>& fn) {
   }
   FAIL("no error");
   return ge::Error(ErrorCode::kOk, "");
-}
-
-const ge::runtime::DynamicExecutor& ExecutorOf(const ge::CompiledModel& model) {
-  REQUIRE(model.impl().dynamic != nullptr);
-  return *model.impl().dynamic;
 }
 
 }  // namespace

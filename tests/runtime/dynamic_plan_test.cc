@@ -21,13 +21,9 @@ using ge::DataType;
 using ge::Shape;
 using ge::Tensor;
 using ge::test::SequenceModel;
+using ge::test::ExecutorOf;
 
 namespace {
-
-const ge::runtime::DynamicExecutor& ExecutorOf(const ge::CompiledModel& model) {
-  REQUIRE(model.impl().dynamic != nullptr);
-  return *model.impl().dynamic;
-}
 
 // Plans from the first run at a signature, so that every run counts.
 const ge::Options kPlanAtOnce = {{"ge.exec.dynamicPlanAfterRuns", "1"}};

@@ -8,6 +8,8 @@
 #include <catch2/catch.hpp>
 
 #include "ge/builder.h"
+#include "ge/compiled_model.h"
+#include "runtime/dynamic/dynamic_executor.h"
 
 namespace ge::test {
 
@@ -91,6 +93,11 @@ const runtime::Storage& StorageOf(const CompiledModel::Impl& impl, const std::st
   INFO("value " << value_name);
   REQUIRE(id < impl.values.size());
   return impl.storage[id];
+}
+
+const runtime::DynamicExecutor& ExecutorOf(const CompiledModel& model) {
+  REQUIRE(model.impl().dynamic != nullptr);
+  return *model.impl().dynamic;
 }
 
 }  // namespace ge::test

@@ -38,4 +38,7 @@ bool BitIdentical(const Tensor& a, const Tensor& b);
 // Where the compiled model keeps the value of that name (fails the test when there is none).
 const runtime::Storage& StorageOf(const CompiledModel::Impl& impl, const std::string& value_name);
 
+// The executor of a dynamic model (fails the test for a static one).
+const runtime::DynamicExecutor& ExecutorOf(const CompiledModel& model);
+
 }  // namespace ge::test

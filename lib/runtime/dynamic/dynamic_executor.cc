@@ -123,7 +123,8 @@ size_t BuildKernelKey(size_t step_index, const RunFrame& frame, const std::vecto
 DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::Device& device)
     : impl_(impl),
       device_(device),
-      frames_(impl.values.size(), impl.nodes.size()),
+      frames_(impl.values.size(), static_cast<size_t>(std::count_if(impl.nodes.begin(), impl.nodes.end(),
+                                                                    [](const Node* node) { return !IsSource(*node); }))),
       plans_(impl.settings.dynamic_plan_cache_bytes) {
   std::unordered_map<const Value*, int> id_of;
   for (size_t id = 0; id < impl.values.size(); ++id) id_of[impl.values[id]] = static_cast<int>(id);

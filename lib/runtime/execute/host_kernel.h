@@ -1,6 +1,6 @@
 // Runs one kernel on host tensors, outside any plan: constant folding
-// evaluates nodes this way at compile time, and dynamic models run every
-// node this way (their shapes are only known once the inputs are).
+// evaluates nodes this way at compile time. (Dynamic models run their nodes
+// in a RunFrame instead, on pooled buffers: runtime/dynamic/run_frame.h.)
 #pragma once
 
 #include <vector>

@@ -249,6 +249,27 @@ void FoldBatchIntoRows(MatrixOperand& a, MatrixOperand& b) {
   b.batch.clear();
 }
 
+// C[m, n] = op(A) op(B), plus the bias row on every row when there is one,
+// for row-major operands stored whole (op transposes a stored matrix).
+// oneDNN's sgemm adds the product to C's bias rows (beta 1) or overwrites C
+// (beta 0); an empty K leaves the bias (or zeros), which sgemm would refuse.
+void SgemmWithBias(const std::string& label, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,
+                   const float* a, const float* b, const float* bias, float* c) {
+  for (int64_t row = 0; bias != nullptr && row < m; ++row) std::copy(bias, bias + n, c + row * n);
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    if (bias == nullptr) std::fill(c, c + m * n, 0.0f);
+    return;
+  }
+  const dnnl_status_t status = dnnl_sgemm(transpose_a ? 'T' : 'N', transpose_b ? 'T' : 'N', m, n, k, 1.0f, a,
+                                          transpose_a ? m : k, b, transpose_b ? k : n, bias != nullptr ? 1.0f : 0.0f,
+                                          c, n);
+  if (status != dnnl_success) {
+    throw Error(ErrorCode::kInternal,
+                fmt::format("{}: oneDNN sgemm failed with status {}", label, static_cast<int>(status)));
+  }
+}
+
 // The float32 kernels of a dynamic model (graph/shapes_at_run.h), which read
 // every dim at run time. Two variable operands (attention's q @ k^T, whose
 // key length grows every token) multiply through oneDNN's sgemm, one call
@@ -284,22 +305,8 @@ class RunShapedMatMulKernel final : public Kernel {
     const float* bias = has_bias_ ? ctx.inputs[2].as<const float>() : nullptr;
     auto* y = ctx.outputs[0].as<float>();
     for (size_t matrix = 0; matrix < a_offsets.size(); ++matrix) {
-      float* c = y + static_cast<int64_t>(matrix) * m * n;
-      // sgemm adds the product to C's bias rows (beta 1), or overwrites C (beta 0).
-      for (int64_t row = 0; bias != nullptr && row < m; ++row) std::copy(bias, bias + n, c + row * n);
-      if (m == 0 || n == 0) continue;
-      if (k == 0) {
-        if (bias == nullptr) std::fill(c, c + m * n, 0.0f);
-        continue;
-      }
-      const dnnl_status_t status = dnnl_sgemm(
-          a.transposed ? 'T' : 'N', b.transposed ? 'T' : 'N', m, n, k, 1.0f, x1 + a_offsets[matrix] * m * k,
-          a.transposed ? m : k, x2 + b_offsets[matrix] * k * n, b.transposed ? k : n, bias != nullptr ? 1.0f : 0.0f,
-          c, n);
-      if (status != dnnl_success) {
-        throw Error(ErrorCode::kInternal,
-                    fmt::format("{}: oneDNN sgemm failed with status {}", label_, static_cast<int>(status)));
-      }
+      SgemmWithBias(label_, a.transposed, b.transposed, m, n, k, x1 + a_offsets[matrix] * m * k,
+                    x2 + b_offsets[matrix] * k * n, bias, y + static_cast<int64_t>(matrix) * m * n);
     }
   }
 
@@ -328,8 +335,11 @@ class WeightRowsMatMulKernel final : public Kernel {
   void Run(const KernelContext& ctx) const override {
     const int64_t rows = k_ > 0 ? ctx.inputs[0].num_elements() / k_ : ctx.outputs[0].num_elements() / n_;
     const float* bias = has_bias_ ? ctx.inputs[2].as<const float>() : nullptr;
-    if (rows > kReadOnceRows) return Multiply(ctx.inputs[0].as<const float>(), rows, ctx.inputs[1].as<const float>(),
-                                              bias, ctx.outputs[0].as<float>());
+    if (rows > kReadOnceRows) {
+      return SgemmWithBias(label_, /*transpose_a=*/false, transposed_weight_, rows, n_, k_,
+                           ctx.inputs[0].as<const float>(), ctx.inputs[1].as<const float>(), bias,
+                           ctx.outputs[0].as<float>());
+    }
     TiledWeight w;
     w.data = ctx.inputs[1].data;
     w.dtype = DataType::kFloat;
@@ -345,16 +355,6 @@ class WeightRowsMatMulKernel final : public Kernel {
   // tokens); beyond, the arithmetic does, and oneDNN's sgemm (which blocks
   // for registers and caches) multiplies W where it is.
   static constexpr int64_t kReadOnceRows = 4;
-
-  void Multiply(const float* x, int64_t rows, const float* w, const float* bias, float* y) const {
-    for (int64_t row = 0; bias != nullptr && row < rows; ++row) std::copy(bias, bias + n_, y + row * n_);
-    const dnnl_status_t status = dnnl_sgemm('N', transposed_weight_ ? 'T' : 'N', rows, n_, k_, 1.0f, x, k_, w,
-                                            transposed_weight_ ? k_ : n_, bias != nullptr ? 1.0f : 0.0f, y, n_);
-    if (status != dnnl_success) {
-      throw Error(ErrorCode::kInternal, fmt::format("{}: oneDNN sgemm failed with status {}", label_,
-                                                    static_cast<int>(status)));
-    }
-  }
 
   std::string label_;
   int64_t k_, n_;
