@@ -3,10 +3,15 @@
 // Copies are shallow and share the buffer (like a shared_ptr); Clone() makes a
 // deep copy. Buffers allocated by ge are 64-byte aligned and zero-filled.
 // A borrowed tensor points at memory the caller owns and must keep alive.
+//
+// A Tensor also carries ONNX's sequences and optionals: its dtype is then
+// kSequence or kOptional, its shape [number of elements] (0 or 1 for an
+// optional), and elements() the values it holds, shared like any Tensor.
 #pragma once
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -29,6 +34,12 @@ class GE_API Tensor {
   // the tensor and all its copies hold `owner`, so the memory outlives them.
   static Tensor View(DataType dtype, Shape shape, const void* data, std::shared_ptr<const void> owner);
 
+  // A sequence of tensors of `element_dtype` (or of sequences, kSequence).
+  // Throws kInvalidArgument naming the first element of another dtype.
+  static Tensor Sequence(DataType element_dtype, std::vector<Tensor> elements);
+  // An optional: `element`, or none (std::nullopt). Throws like Sequence.
+  static Tensor Optional(DataType element_dtype, std::optional<Tensor> element);
+
   template <typename T>
   static Tensor FromVector(DataType dtype, Shape shape, const std::vector<T>& values) {
     Tensor t(dtype, std::move(shape));
@@ -43,6 +54,11 @@ class GE_API Tensor {
   int64_t num_elements() const { return shape_.NumElements(); }
   size_t nbytes() const;
   bool owns_data() const { return storage_ != nullptr; }
+  // A sequence or an optional; the two accessors below throw kInvalidArgument
+  // for anything else.
+  bool is_container() const { return IsContainer(dtype_); }
+  DataType element_dtype() const;
+  const std::vector<Tensor>& elements() const;
 
   void* data() { return data_; }
   const void* data() const { return data_; }
@@ -62,7 +78,11 @@ class GE_API Tensor {
   // Slice's starts, ...). Throws ge::Error for non-integer tensors.
   std::vector<int64_t> ToInt64Vector() const;
 
+  struct Elements;  // what a sequence or optional holds (tensor.cc)
+
  private:
+  static Tensor Container(DataType kind, DataType element_dtype, std::vector<Tensor> elements);
+
   DataType dtype_ = DataType::kUndefined;
   Shape shape_;
   std::shared_ptr<void> storage_;

@@ -32,6 +32,10 @@ enum class DataType : int32_t {
   kComplex64 = 16,
   kComplex128 = 17,
   kBFloat16 = 27,
+  // Values that hold other values (ONNX's sequence and optional types); a
+  // Tensor of these kinds holds its elements (ge/tensor.h). Not element types.
+  kSequence = 100,
+  kOptional = 101,
 };
 
 enum class Format : int32_t {
@@ -61,6 +65,7 @@ GE_API std::optional<DataType> ParseDataType(std::string_view name);
 
 GE_API bool IsFloatingPoint(DataType type);
 GE_API bool IsInteger(DataType type);  // signed or unsigned, not bool
+GE_API bool IsContainer(DataType type);  // kSequence or kOptional
 
 GE_API std::string_view FormatName(Format format);
 

@@ -359,6 +359,16 @@ const std::vector<DataType>& All() {
   return list;
 }
 
+const std::vector<DataType>& AnyValue() {
+  static const std::vector<DataType> list = [] {
+    std::vector<DataType> any = All();
+    any.push_back(DataType::kSequence);
+    any.push_back(DataType::kOptional);
+    return any;
+  }();
+  return list;
+}
+
 const std::vector<DataType>& IndexTypes() {
   static const std::vector<DataType> list = {DataType::kInt32, DataType::kInt64};
   return list;

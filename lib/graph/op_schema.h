@@ -167,6 +167,7 @@ const std::vector<DataType>& Float();        // float32, float16, bfloat16, doub
 const std::vector<DataType>& Integer();      // all signed and unsigned ints
 const std::vector<DataType>& Numeric();      // Float() + Integer()
 const std::vector<DataType>& All();          // Numeric() + bool
+const std::vector<DataType>& AnyValue();     // All() + sequences and optionals (graph inputs, Identity)
 const std::vector<DataType>& IndexTypes();   // int32, int64
 }  // namespace types
 

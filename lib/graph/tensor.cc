@@ -39,9 +39,58 @@ void Widen(const Tensor& t, std::vector<int64_t>& out) {
 
 }  // namespace
 
+// What a sequence or optional Tensor points at.
+struct Tensor::Elements {
+  DataType dtype;
+  std::vector<Tensor> values;
+};
+
+namespace {
+
+Tensor::Elements* ElementsOf(const Tensor& tensor, const void* data) {
+  if (!tensor.is_container()) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("a {} tensor holds no elements: only sequences and optionals do",
+                            DataTypeName(tensor.dtype())));
+  }
+  return static_cast<Tensor::Elements*>(const_cast<void*>(data));
+}
+
+}  // namespace
+
+Tensor Tensor::Container(DataType kind, DataType element_dtype, std::vector<Tensor> elements) {
+  for (size_t i = 0; i < elements.size(); ++i) {
+    if (elements[i].dtype() != element_dtype) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  fmt::format("{} of {}: element {} is {}", DataTypeName(kind), DataTypeName(element_dtype), i,
+                              DataTypeName(elements[i].dtype())));
+    }
+  }
+  Tensor t;
+  t.dtype_ = kind;
+  t.shape_ = Shape{static_cast<int64_t>(elements.size())};
+  auto held = std::make_shared<Elements>(Elements{element_dtype, std::move(elements)});
+  t.data_ = held.get();
+  t.storage_ = std::move(held);
+  return t;
+}
+
+Tensor Tensor::Sequence(DataType element_dtype, std::vector<Tensor> elements) {
+  return Container(DataType::kSequence, element_dtype, std::move(elements));
+}
+
+Tensor Tensor::Optional(DataType element_dtype, std::optional<Tensor> element) {
+  std::vector<Tensor> elements;
+  if (element) elements.push_back(std::move(*element));
+  return Container(DataType::kOptional, element_dtype, std::move(elements));
+}
+
+DataType Tensor::element_dtype() const { return ElementsOf(*this, data_)->dtype; }
+const std::vector<Tensor>& Tensor::elements() const { return ElementsOf(*this, data_)->values; }
+
 Tensor::Tensor(DataType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
   RequireStatic(shape_);
-  if (dtype == DataType::kUndefined || dtype == DataType::kString) {
+  if (dtype == DataType::kUndefined || dtype == DataType::kString || IsContainer(dtype)) {
     throw Error(ErrorCode::kUnsupported,
                 fmt::format("cannot allocate a tensor of dtype {}", DataTypeName(dtype)));
   }
@@ -77,12 +126,20 @@ size_t Tensor::nbytes() const {
 
 Tensor Tensor::Clone() const {
   if (empty()) return {};
+  if (is_container()) {
+    std::vector<Tensor> copies;
+    for (const Tensor& element : elements()) copies.push_back(element.Clone());
+    return Container(dtype_, element_dtype(), std::move(copies));
+  }
   Tensor copy(dtype_, shape_);
   if (nbytes()) std::memcpy(copy.data_, data_, nbytes());
   return copy;
 }
 
 Tensor Tensor::Reshaped(Shape shape) const {
+  if (is_container()) {
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("cannot view a {} as a tensor", DataTypeName(dtype_)));
+  }
   if (shape.NumElements() != shape_.NumElements()) {
     throw Error(ErrorCode::kInvalidArgument, fmt::format("cannot view a tensor of shape {} as {}",
                                                          shape_.ToString(), shape.ToString()));

@@ -23,6 +23,7 @@ constexpr std::array kTypes = {
     TypeEntry{DataType::kDouble, 8, "float64"},   TypeEntry{DataType::kBool, 1, "bool"},
     TypeEntry{DataType::kString, 0, "string"},    TypeEntry{DataType::kComplex64, 8, "complex64"},
     TypeEntry{DataType::kComplex128, 16, "complex128"}, TypeEntry{DataType::kBFloat16, 2, "bfloat16"},
+    TypeEntry{DataType::kSequence, 0, "sequence"},      TypeEntry{DataType::kOptional, 0, "optional"},
 };
 
 // Other spellings accepted by ParseDataType (ACL's and numpy's).
@@ -55,7 +56,7 @@ std::string_view DataTypeName(DataType type) {
 
 std::optional<DataType> ParseDataType(std::string_view name) {
   for (const auto& entry : kTypes) {
-    if (entry.name == name) return entry.type;
+    if (entry.name == name && !IsContainer(entry.type)) return entry.type;  // options name element types
   }
   for (const auto& [alias, type] : kAliases) {
     if (alias == name) return type;
@@ -115,5 +116,7 @@ const char* ErrorCodeName(ErrorCode code) {
   }
   return "unknown error";
 }
+
+bool IsContainer(DataType type) { return type == DataType::kSequence || type == DataType::kOptional; }
 
 }  // namespace ge

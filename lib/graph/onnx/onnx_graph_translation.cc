@@ -46,6 +46,10 @@ std::string NodeName(const onnx::NodeProto& node, int index) {
 }
 
 void DeclareInferredTypes(ImportState& state, const onnx::GraphProto& graph) {
+  // Inputs too: the element dtype of a sequence input is known only from its type.
+  for (const auto& info : graph.input()) {
+    if (auto type = ValueTypeFromOnnx(info.type())) state.SetInferredType(info.name(), std::move(*type));
+  }
   for (const auto& info : graph.value_info()) {
     if (auto type = ValueTypeFromOnnx(info.type())) state.SetInferredType(info.name(), std::move(*type));
   }

@@ -159,7 +159,27 @@ Tensor TakeTensorFromOnnx(TensorProto& proto, const std::string& what) {
   return Tensor::View(type.dtype, std::move(type.shape), data, std::move(bytes));
 }
 
+namespace {
+
+// What a sequence or optional holds, as a ge dtype (undefined when unsaid).
+DataType ElementDtypeFromOnnx(const onnx::TypeProto& element) {
+  if (element.has_sequence_type()) return DataType::kSequence;
+  if (element.has_optional_type()) return DataType::kOptional;
+  if (!element.has_tensor_type()) return DataType::kUndefined;
+  return DataTypeFromOnnx(element.tensor_type().elem_type()).value_or(DataType::kUndefined);
+}
+
+}  // namespace
+
 std::optional<OnnxValueType> ValueTypeFromOnnx(const onnx::TypeProto& type) {
+  if (type.has_sequence_type() || type.has_optional_type()) {
+    OnnxValueType result;
+    result.dtype = type.has_sequence_type() ? DataType::kSequence : DataType::kOptional;
+    result.shape = Shape{Shape::kUnknownDim};
+    result.element_dtype = ElementDtypeFromOnnx(type.has_sequence_type() ? type.sequence_type().elem_type()
+                                                                         : type.optional_type().elem_type());
+    return result;
+  }
   if (!type.has_tensor_type()) return std::nullopt;
   const auto& tensor_type = type.tensor_type();
   std::optional<DataType> dtype = DataTypeFromOnnx(tensor_type.elem_type());

@@ -29,11 +29,15 @@ Tensor TakeTensorFromOnnx(onnx::TensorProto& proto, const std::string& what);
 
 // dtype and shape of an ONNX value's type. Dims given by name (dim_param) or not
 // given at all are Shape::kUnknownDim; a type without a shape has unknown rank.
+// A sequence or optional is kSequence / kOptional of unknown length, with the
+// dtype of its elements (kSequence for a sequence of sequences...), when known.
 struct OnnxValueType {
   DataType dtype = DataType::kUndefined;
   Shape shape = Shape::UnknownRank();
+  DataType element_dtype = DataType::kUndefined;
 };
-// nullopt when the value is not a tensor of an importable dtype.
+// nullopt when the value is neither a tensor of an importable dtype nor a
+// sequence or optional.
 std::optional<OnnxValueType> ValueTypeFromOnnx(const onnx::TypeProto& type);
 
 }  // namespace ge::onnx_import

@@ -130,6 +130,11 @@ void TranslateMelWeightMatrix(NodeTranslation& node);
 
 // onnx_translate_control_flow.cc: subgraphs become graph attributes
 void TranslateIf(NodeTranslation& node);
+// Sequences and optionals (onnx_translate_sequence.cc).
+void TranslateSequenceElement(NodeTranslation& node);  // SequenceAt, ConcatFromSequence, OptionalGetElement
+void TranslateSequenceEmpty(NodeTranslation& node);
+void TranslateOptional(NodeTranslation& node);
+void TranslateSequenceMap(NodeTranslation& node);
 void TranslateLoop(NodeTranslation& node);
 void TranslateScan(NodeTranslation& node);
 

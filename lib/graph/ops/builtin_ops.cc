@@ -26,6 +26,7 @@ void RegisterBuiltinOps(OpRegistry& registry) {
   RegisterDetectionOps(registry);
   RegisterSignalOps(registry);
   RegisterControlFlowOps(registry);
+  RegisterSequenceOps(registry);
 }
 
 }  // namespace ge

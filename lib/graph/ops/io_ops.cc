@@ -26,7 +26,7 @@ void RegisterIoOps(OpRegistry& registry) {
   registry.Register(OpSchema("Data")
                         .Output("y")
                         .RequiredAttr("index", AttrType::kInt)
-                        .TypeConstraint("T", types::All())
+                        .TypeConstraint("T", types::AnyValue())
                         .Infer(InferData)
                         .Doc("Graph input number `index`; dtype and shape are those of its value."));
   registry.Register(OpSchema("Const")

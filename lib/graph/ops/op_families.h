@@ -29,5 +29,6 @@ void RegisterLossOps(OpRegistry& registry);         // NLLLoss
 void RegisterDetectionOps(OpRegistry& registry);    // NonMaxSuppressionV6, ROIAlign, GridSampler2D
 void RegisterSignalOps(OpRegistry& registry);       // HannWindow, HammingWindow, BlackmanWindow, DFT, STFT, MelWeightMatrix
 void RegisterControlFlowOps(OpRegistry& registry);  // If, Loop, Scan (subgraphs)
+void RegisterSequenceOps(OpRegistry& registry);     // sequences and optionals
 
 }  // namespace ge

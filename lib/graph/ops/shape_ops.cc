@@ -223,7 +223,12 @@ OpSchema UnaryShapeSchema(const char* op_type) {
 }  // namespace
 
 void RegisterShapeOps(OpRegistry& registry) {
-  registry.Register(UnaryShapeSchema("Identity").Infer(InferIdentity).Doc("y = x (a view at run time)."));
+  registry.Register(OpSchema("Identity")
+                        .Input("x")
+                        .Output("y")
+                        .TypeConstraint("T", types::AnyValue())
+                        .Infer(InferIdentity)
+                        .Doc("y = x (a view at run time; a sequence or optional is shared)."));
   registry.Register(OpSchema("Reshape")
                         .Input("x")
                         .Input("shape", "TShape")

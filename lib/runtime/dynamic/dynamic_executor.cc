@@ -1,4 +1,5 @@
 #include "runtime/dynamic/dynamic_executor.h"
+#include "runtime/dynamic/sequence_ops.h"
 
 #include <algorithm>
 #include <cstring>
@@ -140,6 +141,8 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
     NodeStep step;
     if (ControlFlowOp::Handles(node->op_type())) {
       step.control_flow = ControlFlowOp::Create(*node, impl.options);
+    } else if (IsSequenceOp(*node)) {
+      step.control_flow = CreateSequenceOp(*node, impl.options);
     } else {
       FindKernelDef(device, *node);  // a missing kernel fails the compile, not the first run
     }
@@ -353,7 +356,7 @@ std::vector<Tensor> DynamicExecutor::TakeOutputs(RunFrame& frame, const std::vec
         if (buffer.nbytes() > 0) std::memcpy(buffer.data(), value.data, buffer.nbytes());
       }
       outputs.push_back(std::move(buffer));
-    } else if (value.fresh) {
+    } else if (value.fresh || value.tensor.is_container()) {  // containers are never written: shared
       value.fresh = false;
       outputs.push_back(value.tensor);
     } else {

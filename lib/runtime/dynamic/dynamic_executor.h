@@ -92,7 +92,8 @@ class DynamicExecutor {
     const OpSchema* schema = nullptr;
     std::vector<int> inputs;   // value ids; -1 for an absent optional input
     std::vector<int> outputs;  // value ids
-    // If, Loop, Scan: run their subgraphs instead of inference and a kernel.
+    // If, Loop, Scan, and the sequence and optional ops (sequence_ops.h):
+    // run on whole values instead of inference and a kernel.
     std::shared_ptr<const ControlFlowOp> control_flow;
   };
 
