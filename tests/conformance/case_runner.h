@@ -3,6 +3,8 @@
 // with output_*.pb.
 #pragma once
 
+#include <onnx/onnx_pb.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -11,6 +13,20 @@
 #include "tensor_compare.h"
 
 namespace ge::conformance {
+
+// A value of a test data file (input_N.pb, output_N.pb).
+struct TestValue {
+  std::string name;  // the proto's name, often the model value's name; may be empty
+  Tensor value;
+};
+
+// Reads a test data file that holds a value of the model's declared `type`:
+// an onnx::TensorProto, or for a sequence or optional type an
+// onnx::SequenceProto or OptionalProto, converted recursively (the file itself
+// does not say which proto it is; ONNX's backend test runner decides by the
+// type too). Sequences and optionals take the declared element dtype, which
+// empty ones have no other way to tell. Throws ge::Error naming the file.
+TestValue ReadTestValue(const std::filesystem::path& file, const onnx::TypeProto& type);
 
 // nullopt when every data set matches; otherwise what went wrong first
 // (import, compile or run errors as "<stage>: <message>", mismatches as

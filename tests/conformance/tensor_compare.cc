@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 namespace ge::conformance {
 namespace {
@@ -78,12 +79,36 @@ std::optional<std::string> CompareExact(const Tensor& got, const Tensor& expecte
   return fmt::format("{}; {} of {} elements differ", first, mismatches, expected.num_elements());
 }
 
+// Sequences and optionals of the same kind (the caller checked): element by
+// element, recursively.
+std::optional<std::string> CompareContainers(const Tensor& got, const Tensor& expected, const Tolerance& tol) {
+  const std::string_view kind = DataTypeName(expected.dtype());
+  if (got.element_dtype() != expected.element_dtype()) {
+    return fmt::format("{} of {}, expected {} of {}", kind, DataTypeName(got.element_dtype()), kind,
+                       DataTypeName(expected.element_dtype()));
+  }
+  const bool optional = expected.dtype() == DataType::kOptional;
+  const size_t count = expected.elements().size();
+  if (got.elements().size() != count) {
+    if (optional) return count == 0 ? "an optional with a value, expected none" : "an empty optional, expected a value";
+    return fmt::format("a sequence of {} elements, expected {}", got.elements().size(), count);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (auto difference = CompareTensors(got.elements()[i], expected.elements()[i], tol)) {
+      if (optional) return fmt::format("the optional's value: {}", *difference);
+      return fmt::format("element {} of the sequence: {}", i, *difference);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> CompareTensors(const Tensor& got, const Tensor& expected, const Tolerance& tolerance) {
   if (got.dtype() != expected.dtype()) {
     return fmt::format("dtype {}, expected {}", DataTypeName(got.dtype()), DataTypeName(expected.dtype()));
   }
+  if (expected.is_container()) return CompareContainers(got, expected, tolerance);
   if (got.shape() != expected.shape()) {
     return fmt::format("shape {}, expected {}", got.shape().ToString(), expected.shape().ToString());
   }

@@ -244,7 +244,7 @@ constexpr std::array kOnnxOps = {
     OnnxOpEntry{"Split", kMin, 12, "SplitVD", "equal split needs the static size of the axis", TranslateSplitWithAttr},
     OnnxOpEntry{"Split", 13, kMax, "SplitVD", "computed split stays an input; equal split needs the static size",
                 TranslateSplitWithInput},
-    OnnxOpEntry{"SplitToSequence", 11, kMax, "SplitToSequence", "", TranslateDirect},
+    OnnxOpEntry{"SplitToSequence", 11, kMax, "SplitToSequence", "", TranslateSplitToSequence},
     OnnxOpEntry{"Sqrt", kMin, kMax, "Sqrt", "", TranslateDirect},
     OnnxOpEntry{"Squeeze", kMin, 12, "Squeeze", "", TranslateSqueezeWithAttr},
     OnnxOpEntry{"Squeeze", 13, kMax, "Squeeze", "computed axes stay an input", TranslateSqueezeWithInput},

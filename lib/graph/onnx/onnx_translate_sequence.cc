@@ -34,14 +34,26 @@ std::vector<Value*> AllInputs(const NodeTranslation& node) {
   return inputs;
 }
 
+// The node with the integer attributes the model gives of `names` (the
+// schema has the defaults of the others).
+Node* AddWithIntAttrs(NodeTranslation& node, std::initializer_list<const char*> names) {
+  Node* ge_node = node.AddMainNode(AllInputs(node), node.num_outputs());
+  for (const char* name : names) {
+    if (FindAttribute(node, name) != nullptr) ge_node->attrs().Set(name, node.attrs().Int(name, 0));
+  }
+  return ge_node;
+}
+
 }  // namespace
 
 void TranslateSequenceElement(NodeTranslation& node) {
   const DataType dtype = ElementDtype(node);
-  Node* ge_node = node.AddMainNode(AllInputs(node), node.num_outputs());
+  Node* ge_node = AddWithIntAttrs(node, {"axis", "new_axis"});  // ConcatFromSequence's
   ge_node->attrs().Set("dtype", dtype);
   node.BindOutputs(ge_node);
 }
+
+void TranslateSplitToSequence(NodeTranslation& node) { node.BindOutputs(AddWithIntAttrs(node, {"axis", "keepdims"})); }
 
 void TranslateSequenceEmpty(NodeTranslation& node) {
   const int64_t onnx_dtype = node.attrs().Int("dtype", onnx::TensorProto::FLOAT);

@@ -133,6 +133,7 @@ void TranslateIf(NodeTranslation& node);
 // Sequences and optionals (onnx_translate_sequence.cc).
 void TranslateSequenceElement(NodeTranslation& node);  // SequenceAt, ConcatFromSequence, OptionalGetElement
 void TranslateSequenceEmpty(NodeTranslation& node);
+void TranslateSplitToSequence(NodeTranslation& node);
 void TranslateOptional(NodeTranslation& node);
 void TranslateSequenceMap(NodeTranslation& node);
 void TranslateLoop(NodeTranslation& node);

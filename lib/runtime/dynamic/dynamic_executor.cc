@@ -272,7 +272,9 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vec
     arguments.clear();
     for (size_t i = 0; i < results.size(); ++i) {
       const Value* output = node.output(i);
-      if (output->dtype() != DataType::kUndefined && output->dtype() != results[i].dtype()) {
+      // A declared optional takes a present value as itself (as inputs do, executor.cc).
+      const bool optional = output->dtype() == DataType::kOptional && !results[i].empty();
+      if (output->dtype() != DataType::kUndefined && output->dtype() != results[i].dtype() && !optional) {
         throw Error(ErrorCode::kInvalidModel, fmt::format("{}: output {} should be {} but its subgraph gave {}",
                                                           node.Describe(), i, DataTypeName(output->dtype()),
                                                           DataTypeName(results[i].dtype())));
