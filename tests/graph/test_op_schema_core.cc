@@ -196,6 +196,18 @@ TEST_CASE("Every op of docs/op-set.md is registered") {
                        "If",
                        "Loop",
                        "Scan",
+                       "SequenceEmpty",
+                       "SequenceConstruct",
+                       "SequenceInsert",
+                       "SequenceErase",
+                       "SequenceAt",
+                       "SequenceLength",
+                       "SplitToSequence",
+                       "ConcatFromSequence",
+                       "SequenceMap",
+                       "Optional",
+                       "OptionalHasElement",
+                       "OptionalGetElement",
                        "QuantConv2D"};
   for (const char* op : ops) {
     INFO(op);
