@@ -1,12 +1,13 @@
 // Sequences and optionals through the builder and the runtime: split, edit,
 // index and concatenate a sequence; a sequence as a model input and output;
-// SequenceMap; optionals with and without an element; and the errors,
+// SequenceMap (also through a .gem file); optionals with and without an element; and the errors,
 // which name the node. Expected values are written out by hand.
 #include <catch2/catch.hpp>
 
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
 #include "ge/error.h"
+#include "test_support.h"
 
 using ge::DataType;
 using ge::Shape;
@@ -77,6 +78,12 @@ TEST_CASE("sequences: a sequence input mapped element by element", "[sequence]")
   REQUIRE(out[0].elements().size() == 2);
   CHECK(ValuesOf(out[0].elements()[0]) == std::vector<float>{11, 12});
   CHECK(ValuesOf(out[0].elements()[1]) == std::vector<float>{13, 14, 15});
+
+  // A .gem keeps the sequence input and the body.
+  const std::string path = (ge::test::TempDir("sequence_map") / "model.gem").string();
+  model->Save(path);
+  std::vector<Tensor> loaded = ge::CompiledModel::Load(path)->Run({input, Floats({}, {1})});
+  CHECK(ValuesOf(loaded[0].elements()[1]) == std::vector<float>{4, 5, 6});
 
   std::vector<Tensor> empty = model->Run({Tensor::Sequence(DataType::kFloat, {}), Floats({}, {10})});
   CHECK(empty[0].elements().empty());

@@ -43,6 +43,7 @@ constexpr int64_t kMaxElements = int64_t{1} << 48;
 
 DataType ReadDataType(int32_t code, const std::string& what) {
   auto dtype = static_cast<DataType>(code);
+  if (IsContainer(dtype)) return dtype;  // a sequence or optional value (no tensor is one)
   std::optional<DataType> known = ParseDataType(DataTypeName(dtype));
   if (!known || *known != dtype) Corrupted(fmt::format(" ({} has unknown dtype code {})", what, code));
   return dtype;
