@@ -117,19 +117,18 @@ class IOBinding:
         check(lib.ge_io_binding_run(self._handle))
 
     def _bind_input(self, name, kept):
-        check(lib.ge_io_binding_bind_input(self._handle, _encode(name), None if kept is None else kept.handle))
-        if kept is None:
-            self._inputs.pop(name, None)
-        else:
-            self._inputs[name] = kept
+        self._bind(lib.ge_io_binding_bind_input, self._inputs, name, kept)
 
     def _bind_output(self, name, kept):
-        check(lib.ge_io_binding_bind_output(self._handle, _encode(name), None if kept is None else kept.handle))
-        if kept is None:
-            self._outputs.pop(name, None)
-        else:
-            self._outputs[name] = kept
+        self._bind(lib.ge_io_binding_bind_output, self._outputs, name, kept)
 
+    def _bind(self, function, bound, name, kept):
+        """Binds `kept` (None: unbinds) and keeps its memory alive while bound."""
+        check(function(self._handle, _encode(name), None if kept is None else kept.handle))
+        if kept is None:
+            bound.pop(name, None)
+        else:
+            bound[name] = kept
 
 def _encode(name):
     if not isinstance(name, str):
