@@ -81,6 +81,11 @@ typedef enum ge_dtype {
   GE_DTYPE_FLOAT64 = 11,
   GE_DTYPE_BOOL = 12,
   GE_DTYPE_BFLOAT16 = 27,
+  /* Values holding other values (ONNX's sequence and optional types): made
+   * by ge_tensor_sequence_create / ge_tensor_optional_create, read with
+   * ge_tensor_element. Their rank is 1, dims[0] the number of elements. */
+  GE_DTYPE_SEQUENCE = 100,
+  GE_DTYPE_OPTIONAL = 101,
   /* Not a dtype: makes the enum a full 32-bit int, so that any value a caller
    * passes is representable and can be refused with GE_INVALID_ARGUMENT. */
   GE_DTYPE_FORCE_INT32_ = 0x7fffffff
@@ -101,12 +106,26 @@ GE_C_EXPORT ge_status ge_tensor_wrap(ge_dtype dtype, const int64_t* dims, size_t
 GE_C_EXPORT void ge_tensor_release(ge_tensor* tensor);
 
 /* Inspection; a NULL tensor gives GE_DTYPE_UNDEFINED, 0 or NULL. dims stay
- * valid as long as the tensor. */
+ * valid as long as the tensor. A sequence or optional has 0 bytes and NULL data. */
 GE_C_EXPORT ge_dtype ge_tensor_dtype(const ge_tensor* tensor);
 GE_C_EXPORT size_t ge_tensor_rank(const ge_tensor* tensor);
 GE_C_EXPORT const int64_t* ge_tensor_dims(const ge_tensor* tensor);
 GE_C_EXPORT size_t ge_tensor_nbytes(const ge_tensor* tensor);
 GE_C_EXPORT void* ge_tensor_data(ge_tensor* tensor);
+
+/* A sequence of `count` tensors of element_dtype, or of sequences
+ * (GE_DTYPE_SEQUENCE); the elements are shared, not copied, and their
+ * handles may be released at once. Another element dtype is
+ * GE_INVALID_ARGUMENT naming the element. */
+GE_C_EXPORT ge_status ge_tensor_sequence_create(ge_dtype element_dtype, ge_tensor* const* elements, size_t count,
+                                                ge_tensor** out);
+/* An optional holding `element` (shared), or none when element is NULL. */
+GE_C_EXPORT ge_status ge_tensor_optional_create(ge_dtype element_dtype, const ge_tensor* element, ge_tensor** out);
+/* The dtype of a sequence's or optional's elements. */
+GE_C_EXPORT ge_status ge_tensor_element_dtype(const ge_tensor* container, ge_dtype* out);
+/* A new handle (the caller releases it) sharing element `index` of a
+ * sequence or optional; index < ge_tensor_dims(container)[0]. */
+GE_C_EXPORT ge_status ge_tensor_element(const ge_tensor* container, size_t index, ge_tensor** out);
 
 /* ---- graphs -------------------------------------------------------------- */
 

@@ -40,6 +40,7 @@ DataType ToDataType(ge_dtype dtype) {
     case GE_DTYPE_UINT8: case GE_DTYPE_INT16: case GE_DTYPE_UINT16: case GE_DTYPE_UINT32:
     case GE_DTYPE_INT64: case GE_DTYPE_UINT64: case GE_DTYPE_FLOAT64: case GE_DTYPE_BOOL:
     case GE_DTYPE_BFLOAT16:
+    case GE_DTYPE_SEQUENCE: case GE_DTYPE_OPTIONAL:
       return static_cast<DataType>(dtype);  // same numbering (ge/types.h)
     case GE_DTYPE_UNDEFINED:
     case GE_DTYPE_FORCE_INT32_:

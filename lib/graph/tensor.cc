@@ -100,6 +100,11 @@ Tensor::Tensor(DataType dtype, Shape shape) : dtype_(dtype), shape_(std::move(sh
 
 Tensor Tensor::Borrow(DataType dtype, Shape shape, void* data) {
   RequireStatic(shape);
+  if (IsContainer(dtype)) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("a {} cannot wrap memory: make it from its elements (Tensor::Sequence, Tensor::Optional)",
+                            DataTypeName(dtype)));
+  }
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);

@@ -88,7 +88,7 @@ static void attrs_errors(void) {
   CHECK_FAILS(ge_attrs_set_float(attrs, NULL, 1.0f), GE_INVALID_ARGUMENT, "'name'");
   CHECK_FAILS(ge_attrs_set_bool(NULL, "a", 1), GE_INVALID_ARGUMENT, "'attrs'");
   CHECK_FAILS(ge_attrs_set_string(attrs, "a", NULL), GE_INVALID_ARGUMENT, "'value'");
-  CHECK_FAILS(ge_attrs_set_dtype(attrs, "a", (ge_dtype)100), GE_INVALID_ARGUMENT, "dtype 100");
+  CHECK_FAILS(ge_attrs_set_dtype(attrs, "a", (ge_dtype)99), GE_INVALID_ARGUMENT, "dtype 99");
   CHECK_FAILS(ge_attrs_set_ints(attrs, "a", NULL, 2), GE_INVALID_ARGUMENT, "'values'");
   CHECK_FAILS(ge_attrs_set_floats(attrs, "a", NULL, 2), GE_INVALID_ARGUMENT, "'values'");
   CHECK_FAILS(ge_attrs_set_tensor(attrs, "a", NULL), GE_INVALID_ARGUMENT, "'value'");
