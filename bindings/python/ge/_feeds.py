@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from ge._tensors import OPTIONAL, SEQUENCE
 from ge.errors import InvalidArgumentError
 from ge.node_arg import ORT_TYPE
 
@@ -22,6 +23,7 @@ class FeedLayout:
     def __init__(self, names, ge_dtypes, numpy_dtypes):
         self._names = tuple(names)
         self._dtypes = list(numpy_dtypes)
+        self._containers = [t in (SEQUENCE, OPTIONAL) for t in ge_dtypes]  # lists / None pass as they are
         self._expected = [ORT_TYPE.get(t, f"ge dtype {t}") + ("" if d is None else f" (numpy {d})")
                           for t, d in zip(ge_dtypes, self._dtypes)]
 
@@ -38,6 +40,8 @@ class FeedLayout:
         if len(input_feed) != len(self._names):
             raise self._names_error(input_feed)
         for i, value in enumerate(arrays):
+            if self._containers[i]:
+                continue
             if type(value) is not np.ndarray:
                 value = arrays[i] = self._as_array(i, value)
             if value.dtype != self._dtypes[i] and self._dtypes[i] is not None:

@@ -17,9 +17,15 @@ _NP_DTYPE = {value: key for key, value in _GE_DTYPE.items()}
 # The data of an empty array's tensor: ge_tensor_wrap refuses NULL; no byte of it is read.
 _EMPTY = ctypes.c_char()
 
+# ge_dtype values of the values that hold others (ONNX sequences and optionals).
+SEQUENCE, OPTIONAL = 100, 101
+
 
 def ge_dtype(dtype):
-    """The ge_dtype value of a numpy dtype (or anything np.dtype() accepts)."""
+    """The ge_dtype value of a numpy dtype (or anything np.dtype() accepts), or
+    of "sequence" / "optional"."""
+    if isinstance(dtype, str) and dtype in ("sequence", "optional"):
+        return SEQUENCE if dtype == "sequence" else OPTIONAL
     dtype = np.dtype(dtype)
     if dtype not in _GE_DTYPE:
         raise TypeError(f"ge: numpy dtype {dtype} has no ge dtype; ge takes {', '.join(map(str, _GE_DTYPE))}")
@@ -57,8 +63,32 @@ class Borrowed:
         lib.ge_tensor_release(self.handle)
 
 
-def borrow_all(arrays):
-    """Borrowed tensors for a run's input arrays and the C array of their handles."""
+class Container:
+    """A ge sequence (from a list of arrays) or optional (an array, or None)
+    over borrowed arrays; keeps them alive with it. An empty sequence holds
+    float32 elements, as onnxruntime's empty lists do."""
+
+    def __init__(self, kind, value):
+        self.handle = handle()  # first: __del__ releases it even when making it fails
+        if kind == SEQUENCE and not isinstance(value, (list, tuple)):
+            raise TypeError(f"ge: a sequence input takes a list of arrays, got {type(value).__name__}")
+        self.parts = [Borrowed(v) for v in value] if kind == SEQUENCE else ([] if value is None else [Borrowed(value)])
+        element_dtype = lib.ge_tensor_dtype(self.parts[0].handle) if self.parts else _GE_DTYPE[np.dtype(np.float32)]
+        if kind == SEQUENCE:
+            handles = (handle * max(len(self.parts), 1))(*[p.handle for p in self.parts])
+            check(lib.ge_tensor_sequence_create(element_dtype, handles, len(self.parts), ctypes.byref(self.handle)))
+        else:
+            element = self.parts[0].handle if self.parts else None
+            check(lib.ge_tensor_optional_create(element_dtype, element, ctypes.byref(self.handle)))
+
+    def __del__(self):
+        lib.ge_tensor_release(self.handle)
+
+
+def borrow_all(arrays, kinds=None):
+    """Borrowed tensors for a run's input arrays and the C array of their
+    handles. `kinds`: the inputs' ge dtypes, so that a sequence input takes a
+    list and an optional one an array or None."""
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"ge: the inputs of a run are a list of arrays in the order of the model's inputs, got "
                         f"{type(arrays).__name__}" + (
@@ -67,7 +97,8 @@ def borrow_all(arrays):
     borrowed = []
     for i, array in enumerate(arrays):
         try:
-            borrowed.append(Borrowed(array))
+            kind = kinds[i] if kinds is not None and i < len(kinds) else None
+            borrowed.append(Container(kind, array) if kind in (SEQUENCE, OPTIONAL) else Borrowed(array))
         except TypeError as e:
             raise TypeError(f"ge: input #{i}: {str(e).removeprefix('ge: ')}") from None
     handles = (handle * max(len(borrowed), 1))(*[b.handle for b in borrowed])
@@ -85,8 +116,11 @@ class _Owner:
 
 
 def adopt(tensor):
-    """A numpy array over a ge-owned tensor's buffer (no copy); takes over the handle."""
+    """A numpy array over a ge-owned tensor's buffer (no copy); takes over the
+    handle. A sequence becomes a list of them, an optional one of them or None."""
     tensor = as_handle(tensor)
+    if lib.ge_tensor_dtype(tensor) in (SEQUENCE, OPTIONAL):
+        return _adopt_container(tensor)
     try:
         dtype = np_dtype(lib.ge_tensor_dtype(tensor))
         shape = tuple(lib.ge_tensor_dims(tensor)[:lib.ge_tensor_rank(tensor)])
@@ -100,6 +134,21 @@ def adopt(tensor):
     buffer = (ctypes.c_uint8 * nbytes).from_address(lib.ge_tensor_data(tensor))
     buffer._owner = _Owner(tensor)
     return np.ndarray(shape, dtype, buffer)
+
+
+def _adopt_container(tensor):
+    try:
+        elements = []
+        for i in range(lib.ge_tensor_dims(tensor)[0]):
+            element = handle()
+            check(lib.ge_tensor_element(tensor, i, ctypes.byref(element)))
+            elements.append(adopt(element))
+        kind = lib.ge_tensor_dtype(tensor)
+    finally:
+        lib.ge_tensor_release(tensor)
+    if kind == SEQUENCE:
+        return elements
+    return elements[0] if elements else None
 
 
 def run_outputs(count, outputs):

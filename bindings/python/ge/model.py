@@ -21,6 +21,7 @@ class Model:
     def __init__(self, pointer):
         self._handle = as_handle(pointer)
         self._output_count = lib.ge_model_output_count(self._handle)  # a model never changes
+        self._input_kinds = [dtype for _, dtype, _ in self.tensor_infos("inputs")]
 
     def __del__(self):
         if hasattr(self, "_handle"):
@@ -69,7 +70,7 @@ class Model:
         arrays. C-contiguous inputs are not copied. Without `outputs` the
         results are new arrays over ge's buffers; with it (C-contiguous arrays
         of the outputs' dtypes and shapes) they are written into those."""
-        borrowed, in_handles = _tensors.borrow_all(inputs)
+        borrowed, in_handles = _tensors.borrow_all(inputs, self._input_kinds)
         slots, keep = _tensors.run_outputs(self._output_count, outputs)
         check(lib.ge_model_run(self._handle, in_handles, len(borrowed), slots, self._output_count))
         return _tensors.collect_outputs(slots, keep)
@@ -78,7 +79,7 @@ class Model:
         """Queues a run; returns a concurrent.futures.Future of the output
         arrays. The input arrays must stay unchanged until it is done."""
         future = concurrent.futures.Future()
-        borrowed, in_handles = _tensors.borrow_all(inputs)
+        borrowed, in_handles = _tensors.borrow_all(inputs, self._input_kinds)
         key = _pending.add(future, borrowed)
         status = lib.ge_model_run_async(self._handle, in_handles, len(borrowed), _on_done, key)
         if status != 0:

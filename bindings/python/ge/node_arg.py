@@ -6,6 +6,7 @@ ORT_TYPE = {
     0: "tensor(float)", 1: "tensor(float16)", 2: "tensor(int8)", 3: "tensor(int32)", 4: "tensor(uint8)",
     6: "tensor(int16)", 7: "tensor(uint16)", 8: "tensor(uint32)", 9: "tensor(int64)", 10: "tensor(uint64)",
     11: "tensor(double)", 12: "tensor(bool)", 27: "tensor(bfloat16)",
+    100: "sequence", 101: "optional",  # ge does not record what they hold
 }
 
 

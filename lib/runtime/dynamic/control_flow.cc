@@ -15,22 +15,24 @@ namespace {
 
 using ModelPtr = std::shared_ptr<const CompiledModel>;
 
-// Prefixes errors with `context` (node, subgraph, iteration) so they say where they happened.
-template <typename Fn>
-auto WithContext(const std::string& context, Fn&& fn) -> decltype(fn()) {
+// Prefixes errors with the context (node, subgraph, iteration) that
+// `describe` returns, so they say where they happened. The context is only
+// formatted on the error path: loops call this once per iteration.
+template <typename Describe, typename Fn>
+auto WithContext(Describe&& describe, Fn&& fn) -> decltype(fn()) {
   try {
     return fn();
   } catch (const Error& e) {
-    throw Error(e.code(), fmt::format("{}: {}", context, e.what()));
+    throw Error(e.code(), fmt::format("{}: {}", describe(), e.what()));
   }
 }
 
 ModelPtr CompileSubgraph(const Node& node, const std::string& attr, const Options& options) {
-  return WithContext(fmt::format("{}: subgraph '{}'", node.Describe(), attr),
+  return WithContext([&] { return fmt::format("{}: subgraph '{}'", node.Describe(), attr); },
                      [&] { return CompiledModel::Compile(node.attrs().GetGraph(attr).Clone(), options); });
 }
 
-bool Condition(const Tensor& tensor, const std::string& what) {
+bool Condition(const Tensor& tensor, std::string_view what) {
   if (tensor.dtype() != DataType::kBool || tensor.num_elements() != 1) {
     throw Error(ErrorCode::kInvalidArgument, fmt::format("{} must be one bool, got {}{}", what,
                                                          DataTypeName(tensor.dtype()), tensor.shape().ToString()));
@@ -70,12 +72,14 @@ Tensor SliceAt(const Tensor& tensor, size_t axis, int64_t index) {
 // gathering gigabytes first.
 class ScanSlices {
  public:
-  void Add(Tensor slice, uint64_t max_bytes, const std::string& what) {
+  // `node` and `index` name the output in the error.
+  void Add(Tensor slice, uint64_t max_bytes, const std::string& node, size_t index) {
     bytes_ += slice.nbytes();
     if (bytes_ > max_bytes) {
       throw Error(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: {} slices take {} bytes, above the cap (ge.maxTensorBytes) of {} bytes", what,
-                              slices_.size() + 1, bytes_, max_bytes));
+                  fmt::format("{}: scan output {}: {} slices take {} bytes, above the cap (ge.maxTensorBytes) of "
+                              "{} bytes",
+                              node, index, slices_.size() + 1, bytes_, max_bytes));
     }
     slices_.push_back(std::move(slice));
   }
@@ -133,9 +137,9 @@ class IfOp : public ControlFlowOp {
         else_branch_(CompileSubgraph(node, "else_branch", options)) {}
 
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const override {
-    const bool cond = WithContext(name_, [&] { return Condition(inputs.at(0), "cond"); });
+    const bool cond = WithContext([&] { return name_; }, [&] { return Condition(inputs.at(0), "cond"); });
     std::vector<Tensor> branch_inputs(inputs.begin() + 1, inputs.end());
-    return WithContext(fmt::format("{}: {}", name_, cond ? "then_branch" : "else_branch"),
+    return WithContext([&] { return fmt::format("{}: {}", name_, cond ? "then_branch" : "else_branch"); },
                        [&] { return (cond ? then_branch_ : else_branch_)->Run(branch_inputs); });
   }
 
@@ -155,6 +159,7 @@ class LoopOp : public ControlFlowOp {
     const size_t implicit = static_cast<size_t>(node.attrs().GetInt("num_implicit_inputs"));
     carried_ = std::max<size_t>(node.num_inputs(), 2) - 2 - implicit;
     scanned_ = body_->outputs().size() - 1 - carried_;
+    true_ = ScalarFor<uint8_t>(body_->inputs()[1], DataType::kBool, 1);  // bool is one byte
   }
 
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const override {
@@ -168,25 +173,25 @@ class LoopOp : public ControlFlowOp {
       trip_count = m->ToInt64Vector()[0];
     }
     bool cond = true;
-    if (const Tensor* c = input(1)) cond = WithContext(name_, [&] { return Condition(*c, "cond"); });
+    if (const Tensor* c = input(1)) cond = WithContext([&] { return name_; }, [&] { return Condition(*c, "cond"); });
 
     // Body inputs: iteration, cond, carried..., implicit...; the carried
-    // ones are replaced after each iteration.
-    std::vector<Tensor> body_inputs(2);
+    // ones are replaced after each iteration. The body only reads its
+    // inputs and hands back copies of any it outputs, so one iteration
+    // number tensor per run is rewritten in place, and cond is true_ (the
+    // body only runs while it holds).
+    std::vector<Tensor> body_inputs{ScalarFor<int64_t>(body_->inputs()[0], DataType::kInt64, 0), true_};
     for (size_t i = 2; i < inputs.size(); ++i) body_inputs.push_back(inputs[i]);
     std::vector<ScanSlices> scans(scanned_);
-    const std::vector<TensorInfo>& declared = body_->inputs();
     int64_t iteration = 0;
     for (; (!trip_count || iteration < *trip_count) && cond; ++iteration) {
-      body_inputs[0] = ScalarFor<int64_t>(declared[0], DataType::kInt64, iteration);
-      body_inputs[1] = ScalarFor<uint8_t>(declared[1], DataType::kBool, cond ? 1 : 0);  // bool is one byte
-      const std::string context = fmt::format("{}: body, iteration {}", name_, iteration);
+      *body_inputs[0].data_as<int64_t>() = iteration;
+      auto context = [&] { return fmt::format("{}: body, iteration {}", name_, iteration); };
       std::vector<Tensor> outputs = WithContext(context, [&] { return body_->Run(body_inputs); });
       cond = WithContext(context, [&] { return Condition(outputs[0], "the body's cond output"); });
       for (size_t i = 0; i < carried_; ++i) body_inputs[2 + i] = std::move(outputs[1 + i]);
       for (size_t j = 0; j < scanned_; ++j) {
-        scans[j].Add(std::move(outputs[1 + carried_ + j]), max_tensor_bytes_,
-                     fmt::format("{}: scan output {}", name_, j));
+        scans[j].Add(std::move(outputs[1 + carried_ + j]), max_tensor_bytes_, name_, j);
       }
     }
 
@@ -208,6 +213,7 @@ class LoopOp : public ControlFlowOp {
   uint64_t max_tensor_bytes_;
   size_t carried_ = 0;
   size_t scanned_ = 0;
+  Tensor true_;  // the body's cond input, shared by every iteration of every run
 };
 
 // Inputs: states, sequences, implicit inputs (see control_flow_ops.cc).
@@ -248,12 +254,10 @@ class ScanOp : public ControlFlowOp {
         const int64_t index = Entry(input_reversed_, k) != 0 ? length - 1 - t : t;
         body_inputs[states_ + k] = SliceAt(inputs[states_ + k], axes[k], index);
       }
-      std::vector<Tensor> outputs =
-          WithContext(fmt::format("{}: body, iteration {}", name_, t), [&] { return body_->Run(body_inputs); });
+      std::vector<Tensor> outputs = WithContext([&] { return fmt::format("{}: body, iteration {}", name_, t); },
+                                                [&] { return body_->Run(body_inputs); });
       for (size_t i = 0; i < states_; ++i) body_inputs[i] = std::move(outputs[i]);
-      for (size_t j = 0; j < scanned_; ++j) {
-        scans[j].Add(std::move(outputs[states_ + j]), max_tensor_bytes_, fmt::format("{}: scan output {}", name_, j));
-      }
+      for (size_t j = 0; j < scanned_; ++j) scans[j].Add(std::move(outputs[states_ + j]), max_tensor_bytes_, name_, j);
     }
 
     std::vector<Tensor> results;
@@ -274,7 +278,7 @@ class ScanOp : public ControlFlowOp {
   static int64_t Entry(const std::vector<int64_t>& values, size_t i) { return i < values.size() ? values[i] : 0; }
 
   int64_t Normalized(int64_t axis, size_t rank, const char* attr) const {
-    return WithContext(fmt::format("{}: {}", name_, attr), [&] { return NormalizeAxis(axis, rank); });
+    return WithContext([&] { return fmt::format("{}: {}", name_, attr); }, [&] { return NormalizeAxis(axis, rank); });
   }
 
   std::string name_;

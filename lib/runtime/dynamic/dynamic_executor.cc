@@ -358,7 +358,9 @@ std::vector<Tensor> DynamicExecutor::TakeOutputs(RunFrame& frame, const std::vec
         if (buffer.nbytes() > 0) std::memcpy(buffer.data(), value.data, buffer.nbytes());
       }
       outputs.push_back(std::move(buffer));
-    } else if (value.fresh || value.tensor.is_container()) {  // containers are never written: shared
+    } else if (value.tensor.is_container()) {  // never written: shared, unless it holds borrowed memory
+      outputs.push_back(OwnedValue(value.tensor));
+    } else if (value.fresh) {
       value.fresh = false;
       outputs.push_back(value.tensor);
     } else {

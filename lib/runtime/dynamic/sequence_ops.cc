@@ -19,9 +19,6 @@ constexpr std::array<std::string_view, 12> kOps = {
     "SequenceEmpty", "SequenceConstruct",  "SequenceInsert", "SequenceErase",      "SequenceAt",         "SequenceLength",
     "SplitToSequence", "ConcatFromSequence", "SequenceMap",  "Optional", "OptionalHasElement", "OptionalGetElement"};
 
-// A tensor the result may hold beyond this run: pooled memory is copied.
-Tensor Kept(const Tensor& tensor) { return tensor.owns_data() || tensor.is_container() ? tensor : tensor.Clone(); }
-
 // What one op does to its inputs; errors are prefixed with the node by SequenceOp.
 using Body = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
 
@@ -209,7 +206,7 @@ class SequenceMapOp final : public ControlFlowOp {
       } catch (const Error& e) {
         throw Error(e.code(), fmt::format("{}: body, element {}: {}", name_, i, e.what()));
       }
-      for (size_t j = 0; j < outputs.size(); ++j) collected[j].push_back(Kept(outputs[j]));
+      for (size_t j = 0; j < outputs.size(); ++j) collected[j].push_back(OwnedValue(outputs[j]));
     }
     std::vector<Tensor> results;
     for (size_t j = 0; j < collected.size(); ++j) {
@@ -232,7 +229,7 @@ Body BodyOf(const Node& node) {
   if (op == "SequenceConstruct") {
     return [](const std::vector<Tensor>& inputs) {
       std::vector<Tensor> elements;
-      for (const Tensor& input : inputs) elements.push_back(Kept(input));
+      for (const Tensor& input : inputs) elements.push_back(OwnedValue(input));
       return One(Tensor::Sequence(inputs.at(0).dtype(), std::move(elements)));
     };
   }
@@ -242,7 +239,7 @@ Body BodyOf(const Node& node) {
       std::vector<Tensor> elements = sequence.elements();
       const int64_t length = static_cast<int64_t>(elements.size());
       const int64_t at = Position(inputs, 2, length, length, length);
-      elements.insert(elements.begin() + at, Kept(inputs.at(1)));
+      elements.insert(elements.begin() + at, OwnedValue(inputs.at(1)));
       return One(Tensor::Sequence(sequence.element_dtype(), std::move(elements)));
     };
   }
@@ -281,7 +278,7 @@ Body BodyOf(const Node& node) {
   if (op == "Optional") {
     return [dtype](const std::vector<Tensor>& inputs) {
       const bool given = !inputs.empty() && !inputs[0].empty();
-      return One(Tensor::Optional(dtype, given ? std::optional<Tensor>(Kept(inputs[0])) : std::nullopt));
+      return One(Tensor::Optional(dtype, given ? std::optional<Tensor>(OwnedValue(inputs[0])) : std::nullopt));
     };
   }
   if (op == "OptionalHasElement") {
@@ -303,6 +300,19 @@ Body BodyOf(const Node& node) {
 }
 
 }  // namespace
+
+Tensor OwnedValue(const Tensor& value) {
+  if (!value.is_container()) return value.owns_data() ? value : value.Clone();
+  std::vector<Tensor> elements;
+  bool changed = false;
+  for (const Tensor& element : value.elements()) {
+    elements.push_back(OwnedValue(element));
+    changed = changed || elements.back().data() != element.data();
+  }
+  if (!changed) return value;
+  if (value.dtype() == DataType::kSequence) return Tensor::Sequence(value.element_dtype(), std::move(elements));
+  return Tensor::Optional(value.element_dtype(), std::move(elements.front()));
+}
 
 bool IsSequenceOp(const Node& node) {
   if (node.op_type() == "Identity") return node.input(0) != nullptr && IsContainer(node.input(0)->dtype());

@@ -19,6 +19,11 @@ namespace ge::runtime {
 // sequence or optional.
 bool IsSequenceOp(const Node& node);
 
+// `value` as a run may hand it out: a container whose elements (at any
+// depth) all own their memory is shared; one holding tensors over a run's
+// pooled buffers or the caller's input memory is rebuilt with copies of those.
+Tensor OwnedValue(const Tensor& value);
+
 // Throws ge::Error naming the node when SequenceMap's body does not compile.
 std::unique_ptr<ControlFlowOp> CreateSequenceOp(const Node& node, const Options& options);
 
