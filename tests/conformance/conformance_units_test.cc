@@ -217,7 +217,9 @@ TEST_CASE("RunIsolated reports passes, failures, exceptions, crashes and hangs p
           default: sleep(30); return std::nullopt;
         }
       },
-      2, 1.0, [&](size_t i, const JobResult& result) { results[i] = result; });
+      // 5 s: under the asan preset the crash (job 3) first prints a
+      // symbolized report, which took over 1 s on a loaded 2-core machine.
+      2, 5.0, [&](size_t i, const JobResult& result) { results[i] = result; });
   REQUIRE(results.size() == 5);
   CHECK(results[0].passed);
   CHECK(results[1].message == "wrong answer");
