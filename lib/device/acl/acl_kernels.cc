@@ -49,6 +49,21 @@ const std::vector<std::string_view>& HostHandledOpTypes() {
       "If",
       "Loop",
       "Scan",
+      // Sequences and optionals (runtime/dynamic/sequence_ops.h): run on whole
+      // values by the runtime, never as kernels; a model holding one is dynamic,
+      // so likewise host-only.
+      "SequenceEmpty",
+      "SequenceConstruct",
+      "SequenceInsert",
+      "SequenceErase",
+      "SequenceAt",
+      "SequenceLength",
+      "SplitToSequence",
+      "ConcatFromSequence",
+      "SequenceMap",
+      "Optional",
+      "OptionalHasElement",
+      "OptionalGetElement",
   };
   return list;
 }
