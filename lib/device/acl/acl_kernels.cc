@@ -5,6 +5,7 @@
 #include <string>
 
 #include "device/acl/acl_op_kernel.h"
+#include "graph/sequence_op_types.h"
 
 namespace ge::device::acl {
 
@@ -33,7 +34,8 @@ bool MayBeAbsent(const PortSpec& port) {
 }  // namespace
 
 const std::vector<std::string_view>& HostHandledOpTypes() {
-  static const std::vector<std::string_view> list = {
+  static const std::vector<std::string_view> list = [] {
+    std::vector<std::string_view> types = {
       // Graph sources: a Data node is a model input and a Const node a
       // constant; the runtime gives their values storage of their own (input
       // buffers, constants copied to the device once) and never runs them as a
@@ -49,22 +51,13 @@ const std::vector<std::string_view>& HostHandledOpTypes() {
       "If",
       "Loop",
       "Scan",
-      // Sequences and optionals (runtime/dynamic/sequence_ops.h): run on whole
-      // values by the runtime, never as kernels; a model holding one is dynamic,
-      // so likewise host-only.
-      "SequenceEmpty",
-      "SequenceConstruct",
-      "SequenceInsert",
-      "SequenceErase",
-      "SequenceAt",
-      "SequenceLength",
-      "SplitToSequence",
-      "ConcatFromSequence",
-      "SequenceMap",
-      "Optional",
-      "OptionalHasElement",
-      "OptionalGetElement",
-  };
+    };
+    // And the sequence and optional ops (graph/sequence_op_types.h): run on
+    // whole values by the runtime; a model holding one is dynamic, so likewise
+    // host-only.
+    types.insert(types.end(), SequenceOpTypes().begin(), SequenceOpTypes().end());
+    return types;
+  }();
   return list;
 }
 

@@ -7,11 +7,20 @@
 // whole values (runtime/dynamic/sequence_ops.cc), never through kernels.
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <array>
+
 #include "graph/ops/infer_helpers.h"
+#include "graph/sequence_op_types.h"
 #include "graph/ops/op_families.h"
 
 namespace ge {
 namespace {
+
+constexpr std::array<std::string_view, 12> kSequenceOpTypes = {
+    "SequenceEmpty",   "SequenceConstruct",  "SequenceInsert", "SequenceErase", "SequenceAt",
+    "SequenceLength",  "SplitToSequence",    "ConcatFromSequence", "SequenceMap", "Optional",
+    "OptionalHasElement", "OptionalGetElement"};
 
 const Shape kUnknownLength{Shape::kUnknownDim};
 
@@ -87,6 +96,12 @@ void InferOptional(InferContext& ctx) { ctx.set_output(0, DataType::kOptional, k
 void InferOptionalHasElement(InferContext& ctx) { ctx.set_output(0, DataType::kBool, Shape{}); }
 
 }  // namespace
+
+std::span<const std::string_view> SequenceOpTypes() { return kSequenceOpTypes; }
+
+bool IsSequenceOpType(std::string_view op_type) {
+  return std::find(kSequenceOpTypes.begin(), kSequenceOpTypes.end(), op_type) != kSequenceOpTypes.end();
+}
 
 void RegisterSequenceOps(OpRegistry& registry) {
   const std::vector<DataType> positions{DataType::kInt32, DataType::kInt64};

@@ -1,23 +1,18 @@
 #include "runtime/dynamic/sequence_ops.h"
 
-#include <array>
 #include <cstring>
 #include <functional>
-#include <string_view>
 
 #include <fmt/core.h>
 
 #include "ge/compiled_model.h"
 #include "ge/error.h"
 #include "graph/axis_view.h"
+#include "graph/sequence_op_types.h"
 #include "graph/shape_inference_utils.h"
 
 namespace ge::runtime {
 namespace {
-
-constexpr std::array<std::string_view, 12> kOps = {
-    "SequenceEmpty", "SequenceConstruct",  "SequenceInsert", "SequenceErase",      "SequenceAt",         "SequenceLength",
-    "SplitToSequence", "ConcatFromSequence", "SequenceMap",  "Optional", "OptionalHasElement", "OptionalGetElement"};
 
 // What one op does to its inputs; errors are prefixed with the node by SequenceOp.
 using Body = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
@@ -316,7 +311,7 @@ Tensor OwnedValue(const Tensor& value) {
 
 bool IsSequenceOp(const Node& node) {
   if (node.op_type() == "Identity") return node.input(0) != nullptr && IsContainer(node.input(0)->dtype());
-  return std::find(kOps.begin(), kOps.end(), node.op_type()) != kOps.end();
+  return IsSequenceOpType(node.op_type());
 }
 
 std::unique_ptr<ControlFlowOp> CreateSequenceOp(const Node& node, const Options& options) {
