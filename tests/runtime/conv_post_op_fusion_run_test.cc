@@ -1,7 +1,8 @@
 // Convolutions with their residual Add, Relu or Relu6 folded in by
 // conv_post_op_fusion compute what the same graph computes without the pass
 // (whose Add, Relu and ClipByValue kernels are tested on their own), on
-// oneDNN's blocked and plain (GEMM) paths, and again after a .gem round trip.
+// oneDNN's blocked and plain (GEMM) paths and small_conv.cc's, and again
+// after a .gem round trip.
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -91,9 +92,11 @@ void CheckSameResults(const CompiledModel& fused, const CompiledModel& unfused, 
 }
 
 const std::vector<FusionCase>& Cases() {
-  // 4 and 6 channels stay in plain layouts (oneDNN's GEMM convolution), 32
-  // channels are blocked (conv.cc WorthBlocking): the addend is copied, or
-  // reordered into the blocked y, and the activation runs inside or after.
+  // 4 and 6 channels with groups 1 are small enough for small_conv.cc, which
+  // applies the addend and activation itself; grouped 4 channels stay in
+  // plain layouts (oneDNN's GEMM convolution), 32 channels are blocked
+  // (conv.cc WorthBlocking): the addend is copied, or reordered into the
+  // blocked y, and the activation runs inside or after.
   static const std::vector<FusionCase> cases = {
       {4, 6, 1, true, false, "relu"},   {4, 6, 2, false, false, "clip"}, {4, 4, 1, true, true, "relu"},
       {4, 4, 1, false, true, ""},       {32, 32, 1, true, false, "relu"}, {32, 32, 32, true, false, "clip"},

@@ -27,11 +27,6 @@ auto WithContext(Describe&& describe, Fn&& fn) -> decltype(fn()) {
   }
 }
 
-ModelPtr CompileSubgraph(const Node& node, const std::string& attr, const Options& options) {
-  return WithContext([&] { return fmt::format("{}: subgraph '{}'", node.Describe(), attr); },
-                     [&] { return CompiledModel::Compile(node.attrs().GetGraph(attr).Clone(), options); });
-}
-
 bool Condition(const Tensor& tensor, std::string_view what) {
   if (tensor.dtype() != DataType::kBool || tensor.num_elements() != 1) {
     throw Error(ErrorCode::kInvalidArgument, fmt::format("{} must be one bool, got {}{}", what,
@@ -133,8 +128,8 @@ class IfOp : public ControlFlowOp {
  public:
   IfOp(const Node& node, const Options& options)
       : name_(node.Describe()),
-        then_branch_(CompileSubgraph(node, "then_branch", options)),
-        else_branch_(CompileSubgraph(node, "else_branch", options)) {}
+        then_branch_(CompileSubgraph(node, "then_branch", options, 1, 1)),
+        else_branch_(CompileSubgraph(node, "else_branch", options, 1, 1)) {}
 
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const override {
     const bool cond = WithContext([&] { return name_; }, [&] { return Condition(inputs.at(0), "cond"); });
@@ -154,7 +149,7 @@ class LoopOp : public ControlFlowOp {
  public:
   LoopOp(const Node& node, const Options& options)
       : name_(node.Describe()),
-        body_(CompileSubgraph(node, "body", options)),
+        body_(CompileSubgraph(node, "body", options, FirstImplicitInput(node), 0)),
         max_tensor_bytes_(ParseOptions(options).max_tensor_bytes) {
     const size_t implicit = static_cast<size_t>(node.attrs().GetInt("num_implicit_inputs"));
     carried_ = std::max<size_t>(node.num_inputs(), 2) - 2 - implicit;
@@ -221,7 +216,7 @@ class ScanOp : public ControlFlowOp {
  public:
   ScanOp(const Node& node, const Options& options)
       : name_(node.Describe()),
-        body_(CompileSubgraph(node, "body", options)),
+        body_(CompileSubgraph(node, "body", options, FirstImplicitInput(node), 0)),
         max_tensor_bytes_(ParseOptions(options).max_tensor_bytes),
         input_axes_(node.attrs().GetInts("scan_input_axes")),
         input_reversed_(node.attrs().GetInts("scan_input_directions")),
@@ -294,6 +289,30 @@ class ScanOp : public ControlFlowOp {
 };
 
 }  // namespace
+
+size_t FirstImplicitInput(const Node& node) {
+  const auto implicit = static_cast<size_t>(node.attrs().GetInt("num_implicit_inputs"));
+  return node.num_inputs() - std::min(implicit, node.num_inputs());
+}
+
+std::shared_ptr<const CompiledModel> CompileSubgraph(const Node& node, const std::string& attr, const Options& options,
+                                                     size_t invariant_from, size_t input_offset) {
+  return WithContext([&] { return fmt::format("{}: subgraph '{}'", node.Describe(), attr); }, [&] {
+    std::unique_ptr<Graph> subgraph = node.attrs().GetGraph(attr).Clone();
+    const std::vector<Value*> subgraph_inputs = subgraph->inputs();
+    for (size_t i = invariant_from; i < node.num_inputs(); ++i) {
+      const Value* outer = node.input(i);
+      const size_t inner = i - input_offset;
+      if (outer == nullptr || outer->constant() == nullptr || i < input_offset || inner >= subgraph_inputs.size()) {
+        continue;
+      }
+      // The input stays declared (the node still passes it) but nothing reads it.
+      Value* constant = subgraph->AddConstant(subgraph->UniqueName(subgraph_inputs[inner]->name()), *outer->constant());
+      subgraph->ReplaceAllUsesWith(subgraph_inputs[inner], constant);
+    }
+    return ModelPtr(CompiledModel::Compile(std::move(subgraph), options));
+  });
+}
 
 bool ControlFlowOp::Handles(std::string_view op_type) {
   return op_type == "If" || op_type == "Loop" || op_type == "Scan";

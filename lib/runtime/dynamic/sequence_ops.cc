@@ -166,11 +166,7 @@ class SequenceMapOp final : public ControlFlowOp {
  public:
   SequenceMapOp(const Node& node, const Options& options)
       : name_(node.Describe()), implicit_(static_cast<size_t>(node.attrs().GetInt("num_implicit_inputs"))) {
-    try {
-      body_ = CompiledModel::Compile(node.attrs().GetGraph("body").Clone(), options);
-    } catch (const Error& e) {
-      throw Error(e.code(), fmt::format("{}: subgraph 'body': {}", name_, e.what()));
-    }
+    body_ = CompileSubgraph(node, "body", options, FirstImplicitInput(node), 0);
   }
 
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const override {

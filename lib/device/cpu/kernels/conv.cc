@@ -8,6 +8,7 @@
 // multiply bfloat16-rounded operands instead (bf16_products.h). The float32
 // oneDNN Conv2D/Conv3D also applies the residual Add and activation the
 // conv_post_op_fusion pass folded into it, as post-ops (graph/conv_post_ops.h).
+// Convolutions too small for oneDNN's per-call work run in small_conv.cc.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -98,42 +99,6 @@ ConvSetup ReadSetup(const Node& node, const ConvGeometry& g) {
   if (s.has_bias) s.bias = F32Desc({g.out_channels}, Tag::a);
   s.constant_filter = node.input(g.inputs.filter)->constant();
   return s;
-}
-
-// The ops conv_post_op_fusion folded into the node (graph/conv_post_ops.h).
-struct FusedPostOps {
-  bool add = false;        // input kConvFusedAddend is added to y
-  std::string activation;  // empty, kFusedRelu or kFusedClip
-  float clip_min = 0, clip_max = 0;
-
-  bool any() const { return add || !activation.empty(); }
-};
-
-FusedPostOps ReadFusedPostOps(const Node& node) {
-  FusedPostOps fused;
-  fused.add = node.attrs().Has(kFusedAddAttr) && node.attrs().GetBool(kFusedAddAttr);
-  if (fused.add != HasInput(node, kConvFusedAddend)) {
-    Fail(node, ErrorCode::kInvalidArgument,
-         fmt::format("{} and input {} (the fused addend) must come together", kFusedAddAttr, kConvFusedAddend));
-  }
-  if (fused.add) {
-    RequireInputDtype(node, kConvFusedAddend, {DataType::kFloat});
-    if (InputShape(node, kConvFusedAddend) != OutputShape(node, 0)) {
-      Fail(node, ErrorCode::kInvalidArgument,
-           fmt::format("the fused addend {} must have the shape of y {}",
-                       InputShape(node, kConvFusedAddend).ToString(), OutputShape(node, 0).ToString()));
-    }
-  }
-  if (!node.attrs().Has(kFusedActivationAttr)) return fused;
-  fused.activation = node.attrs().GetString(kFusedActivationAttr);
-  if (fused.activation == kFusedClip) {
-    fused.clip_min = node.attrs().GetFloat(kFusedClipMinAttr);
-    fused.clip_max = node.attrs().GetFloat(kFusedClipMaxAttr);
-  } else if (fused.activation != kFusedRelu) {
-    Fail(node, ErrorCode::kInvalidArgument,
-         fmt::format("{} '{}' is none of {}, {}", kFusedActivationAttr, fused.activation, kFusedRelu, kFusedClip));
-  }
-  return fused;
 }
 
 struct EltwiseOp {
@@ -338,6 +303,7 @@ std::unique_ptr<Kernel> MakeConv(const Node& node) {
   }
   if (reduced_precision) return MakeBf16Conv(node, g);
   if (g.dtype != DataType::kFloat) return MakeDirectConv(node, g);
+  if (std::unique_ptr<Kernel> small = MakeSmallConv(node, g, fused)) return small;
   const ConvSetup s = ReadSetup(node, g);
   return BuildDnnl(node, [&]() -> std::unique_ptr<Kernel> {
     using Conv = dnnl::convolution_forward;

@@ -6,6 +6,7 @@
 
 #include "device/cpu/kernels/kernel_utils.h"
 #include "device/cpu/kernels/window_attrs.h"
+#include "graph/conv_post_ops.h"
 
 namespace ge::device::cpu {
 
@@ -63,6 +64,33 @@ std::vector<int64_t> ChannelsFirstDims(const ConvGeometry& geometry, const Shape
   std::vector<int64_t> dims = activation.dims();
   if (geometry.channels_last) std::rotate(dims.begin() + 1, dims.end() - 1, dims.end());  // N, H, W, C -> N, C, H, W
   return dims;
+}
+
+FusedPostOps ReadFusedPostOps(const Node& node) {
+  FusedPostOps fused;
+  fused.add = node.attrs().Has(kFusedAddAttr) && node.attrs().GetBool(kFusedAddAttr);
+  if (fused.add != HasInput(node, kConvFusedAddend)) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("{} and input {} (the fused addend) must come together", kFusedAddAttr, kConvFusedAddend));
+  }
+  if (fused.add) {
+    RequireInputDtype(node, kConvFusedAddend, {DataType::kFloat});
+    if (InputShape(node, kConvFusedAddend) != OutputShape(node, 0)) {
+      Fail(node, ErrorCode::kInvalidArgument,
+           fmt::format("the fused addend {} must have the shape of y {}",
+                       InputShape(node, kConvFusedAddend).ToString(), OutputShape(node, 0).ToString()));
+    }
+  }
+  if (!node.attrs().Has(kFusedActivationAttr)) return fused;
+  fused.activation = node.attrs().GetString(kFusedActivationAttr);
+  if (fused.activation == kFusedClip) {
+    fused.clip_min = node.attrs().GetFloat(kFusedClipMinAttr);
+    fused.clip_max = node.attrs().GetFloat(kFusedClipMaxAttr);
+  } else if (fused.activation != kFusedRelu) {
+    Fail(node, ErrorCode::kInvalidArgument,
+         fmt::format("{} '{}' is none of {}, {}", kFusedActivationAttr, fused.activation, kFusedRelu, kFusedClip));
+  }
+  return fused;
 }
 
 }  // namespace ge::device::cpu

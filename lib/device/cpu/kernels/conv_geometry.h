@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "device/kernel.h"
@@ -43,6 +44,22 @@ ConvGeometry ReadConvGeometry(const Node& node, ConvInputs inputs, bool transpos
 // An activation's dims (x or y) in N, C, spatial... order whatever its layout:
 // the order oneDNN descriptors take, their format tag saying how they lie.
 std::vector<int64_t> ChannelsFirstDims(const ConvGeometry& geometry, const Shape& activation);
+
+// The ops conv_post_op_fusion folded into a float32 Conv2D/Conv3D
+// (graph/conv_post_ops.h), checked against the node.
+struct FusedPostOps {
+  bool add = false;        // input kConvFusedAddend is added to y
+  std::string activation;  // empty, kFusedRelu or kFusedClip
+  float clip_min = 0, clip_max = 0;
+
+  bool any() const { return add || !activation.empty(); }
+};
+FusedPostOps ReadFusedPostOps(const Node& node);
+
+// A float32 convolution small enough that oneDNN's per-call work (memory
+// objects, reorders, the stream) would outweigh its arithmetic, or null
+// (small_conv.cc).
+std::unique_ptr<Kernel> MakeSmallConv(const Node& node, const ConvGeometry& geometry, const FusedPostOps& fused);
 
 // A kernel computing the convolution with direct loops, accumulating in double.
 std::unique_ptr<Kernel> MakeDirectConv(const Node& node, const ConvGeometry& geometry);

@@ -5,44 +5,16 @@
 // adds the bias and rounds once to the output dtype. float16/bfloat16
 // operands are widened to float once per run.
 #include <algorithm>
-#include <array>
 #include <vector>
 
 #include "device/cpu/kernels/conv_geometry.h"
+#include "device/cpu/kernels/conv_taps.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
 
 namespace ge::device::cpu {
 
 namespace {
-
-// 2-D geometry is run as 3-D with a depth of 1.
-constexpr size_t kAxes = 3;
-using Dims3 = std::array<int64_t, kAxes>;
-
-Dims3 Pad3(const std::vector<int64_t>& values, int64_t fill) {
-  Dims3 out;
-  out.fill(fill);
-  std::copy(values.begin(), values.end(), out.begin() + (kAxes - values.size()));
-  return out;
-}
-
-Dims3 SpatialDims(const Shape& shape) {
-  return Pad3(std::vector<int64_t>(shape.dims().begin() + 2, shape.dims().end()), 1);
-}
-
-int64_t CeilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
-
-// The positions `o` in [0, count) for which o * stride + offset lands in
-// [0, limit): the rows a filter tap touches, so the inner loops need no bounds checks.
-struct Range {
-  int64_t begin, end;
-};
-Range ValidRange(int64_t count, int64_t limit, int64_t stride, int64_t offset) {
-  const int64_t begin = std::max<int64_t>(0, CeilDiv(-offset, stride));
-  const int64_t end = std::min(count, CeilDiv(limit - offset, stride));
-  return {begin, std::max(begin, end)};
-}
 
 template <typename T>
 class DirectConvKernel final : public Kernel {
