@@ -198,3 +198,27 @@ TEST_CASE("A subgraph whose inputs or outputs do not fit the node is refused, na
       b.Op("If", {c, v}, {{"then_branch", no_output}, {"else_branch", GraphPtr(empty)}}, 1, "pick"),
       Catch::Contains("pick") && Catch::Contains("else_branch"));
 }
+
+TEST_CASE("Constants read from outside become the subgraph's constants; carried values stay inputs",
+          "[runtime][control_flow]") {
+  // The carried s0 and the implicit x are both constants of the outer model:
+  // x is the same every iteration and folds into the body, s0 only starts s.
+  ge::GraphBuilder b("loop_constants");
+  ge::Value* m = b.Input("m", DataType::kInt64, {});
+  ge::Value* s0 = b.Constant("s0", Floats({2}, {1, -1}));
+  ge::Value* x = b.Constant("x", Floats({2}, {0.5f, 2}));
+  std::vector<ge::Value*> outputs =
+      b.Op("Loop", {m, nullptr, s0, x}, {{"body", AccumulateBody(100)}, {"num_implicit_inputs", int64_t{1}}}, 2);
+  ge::Value* c = b.Input("c", DataType::kBool, {});
+  outputs.push_back(b.Op("If", {c, x}, {{"then_branch", Branch("then", "Add")}, {"else_branch", Branch("else", "Mul")}})[0]);
+  b.Outputs(outputs);
+  auto model = ge::CompiledModel::Compile(b.Build());
+  for (auto& [trips, cond] : std::vector<std::pair<int64_t, bool>>{{3, true}, {1, false}, {3, false}}) {
+    INFO("trips " << trips << ", cond " << cond);
+    const std::vector<Tensor> out = model->Run({Int64(trips), Bool(cond)});
+    const float n = static_cast<float>(trips);
+    CHECK(Values(out[0]) == std::vector<float>{1 + 0.5f * n, -1 + 2 * n});
+    CHECK(out[1].shape() == Shape{trips, 2});
+    CHECK(Values(out[2]) == (cond ? std::vector<float>{1, 4} : std::vector<float>{0.25f, 4}));
+  }
+}
