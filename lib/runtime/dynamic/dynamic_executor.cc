@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "ge/error.h"
+#include "graph/byte_size.h"
 #include "graph/op_schema.h"
 #include "graph/shapes_at_run.h"
 #include "runtime/compile/compiler.h"
@@ -22,15 +24,19 @@ namespace {
 
 bool IsSource(const Node& node) { return node.op_type() == "Data" || node.op_type() == "Const"; }
 
-// A step's inputs and outputs as inference sees them: the frame's.
+// A step's inputs and outputs as inference sees them: the frame's. The
+// inputs inference reads as values are noted in `read`.
 class StepValues final : public InferValues {
  public:
-  StepValues(RunFrame& frame, const std::vector<int>& inputs, const std::vector<int>& outputs)
-      : frame_(frame), inputs_(inputs), outputs_(outputs) {}
+  StepValues(RunFrame& frame, const std::vector<int>& inputs, const std::vector<int>& outputs, std::vector<int>& read)
+      : frame_(frame), inputs_(inputs), outputs_(outputs), read_(read) {}
 
   DataType input_dtype(size_t i) const override { return frame_.values[inputs_[i]].dtype; }
   const Shape& input_shape(size_t i) const override { return frame_.values[inputs_[i]].shape; }
-  const Tensor* input_constant(size_t i) const override { return &frame_.TensorOf(inputs_[i]); }
+  const Tensor* input_constant(size_t i) const override {
+    if (std::find(read_.begin(), read_.end(), static_cast<int>(i)) == read_.end()) read_.push_back(static_cast<int>(i));
+    return &frame_.TensorOf(inputs_[i]);
+  }
   void set_output(size_t i, DataType dtype, Shape shape) override {
     FrameValue& value = frame_.values[outputs_[i]];
     value.dtype = dtype;
@@ -41,7 +47,76 @@ class StepValues final : public InferValues {
   RunFrame& frame_;
   const std::vector<int>& inputs_;
   const std::vector<int>& outputs_;
+  std::vector<int>& read_;
 };
+
+// Up to this many bytes of inputs read as values (shape vectors, slice
+// bounds) are kept to recognise a step given the same again; a step that
+// reads more (NonZero of a large mask) is inferred every run.
+constexpr size_t kRememberedValueBytes = 4096;
+
+// A container's or an unsized value's bytes count as too many to keep.
+size_t ValueBytes(const FrameValue& value) {
+  const std::optional<int64_t> bytes = IsContainer(value.dtype) ? std::nullopt : CheckedByteSize(value.shape, value.dtype);
+  return bytes ? static_cast<size_t>(*bytes) : kRememberedValueBytes + 1;
+}
+
+// The inputs' dtypes and shapes as FrameInference::input_key lists them.
+void InputKey(const RunFrame& frame, const std::vector<int>& inputs, std::vector<int64_t>& key) {
+  key.clear();
+  for (int id : inputs) {
+    if (id < 0) {
+      key.push_back(-1);
+      continue;
+    }
+    const FrameValue& value = frame.values[id];
+    key.push_back(static_cast<int64_t>(value.dtype));
+    key.push_back(static_cast<int64_t>(value.shape.rank()));
+    key.insert(key.end(), value.shape.dims().begin(), value.shape.dims().end());
+  }
+}
+
+// Whether the step's inputs are what `last` was inferred from: dtypes,
+// shapes, and the bytes of the inputs it read. `key` is scratch.
+bool SameInputs(const FrameInference& last, const RunFrame& frame, const std::vector<int>& inputs,
+                std::vector<int64_t>& key) {
+  if (!last.valid) return false;
+  InputKey(frame, inputs, key);
+  if (key != last.input_key) return false;
+  size_t offset = 0;
+  for (int i : last.read_inputs) {
+    const FrameValue& value = frame.values[inputs[i]];
+    const size_t bytes = ValueBytes(value);
+    if (bytes > 0 && std::memcmp(value.data, last.read_bytes.data() + offset, bytes) != 0) return false;
+    offset += bytes;
+  }
+  return true;
+}
+
+// Notes what inference gave the step and what it read (FrameInference).
+void RememberInference(FrameInference& memo, const RunFrame& frame, const std::vector<int>& inputs,
+                       const std::vector<int>& outputs) {
+  memo.valid = false;
+  size_t read_bytes = 0;
+  for (int i : memo.read_inputs) read_bytes += ValueBytes(frame.values[inputs[i]]);
+  if (read_bytes > kRememberedValueBytes) return;
+  InputKey(frame, inputs, memo.input_key);
+  memo.read_bytes.resize(read_bytes);
+  size_t offset = 0;
+  for (int i : memo.read_inputs) {
+    const FrameValue& value = frame.values[inputs[i]];
+    const size_t bytes = ValueBytes(value);
+    if (bytes > 0) std::memcpy(memo.read_bytes.data() + offset, value.data, bytes);
+    offset += bytes;
+  }
+  memo.output_dtypes.resize(outputs.size());
+  memo.output_shapes.resize(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    memo.output_dtypes[i] = frame.values[outputs[i]].dtype;
+    memo.output_shapes[i] = frame.values[outputs[i]].shape;
+  }
+  memo.valid = true;
+}
 
 // The node alone with the run's shapes, marked for a kernel that takes its
 // shapes at run time where one exists (graph/shapes_at_run.h): Const inputs
@@ -284,10 +359,22 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vec
     return;
   }
 
-  StepValues values(frame, step.inputs, step.outputs);
-  InferContext infer(node, values);
-  step.schema->infer()(infer);
-  CheckOutputs(node, frame, step.inputs, step.outputs, impl_.settings.max_tensor_bytes);
+  FrameInference& memo = frame.inferences[step_index];
+  if (SameInputs(memo, frame, step.inputs, frame.key)) {
+    for (size_t i = 0; i < step.outputs.size(); ++i) {
+      FrameValue& value = frame.values[step.outputs[i]];
+      value.dtype = memo.output_dtypes[i];
+      value.shape = memo.output_shapes[i];
+    }
+  } else {
+    memo.valid = false;
+    memo.read_inputs.clear();
+    StepValues values(frame, step.inputs, step.outputs, memo.read_inputs);
+    InferContext infer(node, values);
+    step.schema->infer()(infer);
+    CheckOutputs(node, frame, step.inputs, step.outputs, impl_.settings.max_tensor_bytes);
+    RememberInference(memo, frame, step.inputs, step.outputs);
+  }
   const ShapedKernel& shaped = KernelFor(step_index, frame);
   const device::Kernel& kernel = *shaped.kernel;
 

@@ -6,7 +6,8 @@
 // bytes are; per step, the kernel the run used last (so that a run at the
 // shapes of the previous one looks nothing up). Frames are reused: their
 // shapes keep their capacity and their pools keep their buffers, so a run
-// at shapes seen before allocates no tensor memory. One run uses a frame at
+// at shapes seen before allocates no tensor memory, and a step given what
+// it was given last time skips inference (FrameInference). One run uses a frame at
 // a time; FramePool hands each concurrent run its own.
 #pragma once
 
@@ -49,9 +50,23 @@ struct FrameKernel {
   size_t key_length = 0;  // the part of `key` that must match (the rank part for kernels that take shapes at run)
 };
 
+// What inference gave a step last, and what it was given: the dtype and
+// shape of every input, and the bytes of those it read as values (a
+// computed Reshape target, Slice bounds). A step given the same again has
+// the same outputs, without inferring (which allocates shapes and formats
+// strings) or checking them again.
+struct FrameInference {
+  bool valid = false;
+  std::vector<int64_t> input_key;     // per input: dtype, rank, dims; -1 when absent
+  std::vector<int> read_inputs;       // indices of the inputs read as values
+  std::vector<std::byte> read_bytes;  // their bytes, one after another
+  std::vector<DataType> output_dtypes;
+  std::vector<Shape> output_shapes;
+};
+
 class RunFrame {
  public:
-  RunFrame(size_t values, size_t steps) : values(values), kernels(steps) {}
+  RunFrame(size_t values, size_t steps) : values(values), kernels(steps), inferences(steps) {}
 
   // Forgets every value: pool buffers still in use (a run's outputs, or
   // what a failed run left) go back to the pool, tensors are let go.
@@ -70,6 +85,7 @@ class RunFrame {
 
   std::vector<FrameValue> values;
   std::vector<FrameKernel> kernels;  // by step
+  std::vector<FrameInference> inferences;  // by step
   std::vector<int> readers_left;     // by value: steps still to read it
   BufferPool pool;
   uint64_t counted_allocations = 0;  // pool allocations FramePool has counted
