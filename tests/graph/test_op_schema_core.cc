@@ -196,6 +196,7 @@ TEST_CASE("Every op of docs/op-set.md is registered") {
                        "If",
                        "Loop",
                        "Scan",
+                       "PartitionedCall",
                        "SequenceEmpty",
                        "SequenceConstruct",
                        "SequenceInsert",

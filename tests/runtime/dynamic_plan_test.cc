@@ -2,10 +2,11 @@
 // a signature gets its plan on its ge.exec.dynamicPlanAfterRuns-th run and
 // later runs hit the cache, 1,000 runs at varying shapes keep the cache
 // within its byte cap and match a float64 reference, and shapes that depend
-// on data (NonZero) or control flow keep running node by node.
+// on data (NonZero) plan only the static head before them.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "ge/builder.h"
@@ -154,21 +155,55 @@ TEST_CASE("dynamic plans: 1000 runs at varying shapes stay within the byte cap",
   CHECK(plans.hits() + plans.misses() == 1000);
 }
 
-TEST_CASE("dynamic plans: shapes that depend on data run node by node", "[dynamic][plans]") {
-  ge::GraphBuilder b("nonzero");
+TEST_CASE("dynamic plans: the static head before a NonZero is planned, the rest runs node by node",
+          "[dynamic][plans]") {
+  // y = Relu(x * 2 - 1), z = Sigmoid(y); NonZero(y) depends on data.
+  ge::GraphBuilder b("nonzero_after_head");
   ge::Value* x = b.Input("x", DataType::kFloat, {Shape::kUnknownDim});
-  b.Outputs({b.Op("NonZero", {x}, {}, 1, "nonzero")[0], b.Relu(x, "relu")});
+  ge::Value* two = b.Constant("two", Tensor::FromVector(DataType::kFloat, {}, std::vector<float>{2}));
+  ge::Value* one = b.Constant("one", Tensor::FromVector(DataType::kFloat, {}, std::vector<float>{1}));
+  ge::Value* y = b.Relu(b.Op("Sub", {b.Op("Mul", {x, two}, {}, 1, "mul")[0], one}, {}, 1, "sub")[0], "relu");
+  b.Outputs({b.Op("NonZero", {y}, {}, 1, "nonzero")[0], b.Sigmoid(y, "sigmoid")});
+  auto model = ge::CompiledModel::Compile(b.Build(), kPlanAtOnce);
+  const ge::runtime::DynamicExecutor& executor = ExecutorOf(*model);
+  const std::vector<std::vector<float>> inputs = {{0, 2, 0.5f, -3}, {1, 0, 5}, {0, 0, 7, 0, 0.25f, 1}, {1, 0, 5}};
+  for (const std::vector<float>& values : inputs) {
+    Tensor input = Tensor::FromVector(DataType::kFloat, {static_cast<int64_t>(values.size())}, values);
+    std::vector<Tensor> out = model->Run({input});
+    std::vector<int64_t> expected;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (std::max(values[i] * 2 - 1, 0.0f) != 0) expected.push_back(static_cast<int64_t>(i));
+    }
+    REQUIRE(out[0].shape() == Shape{1, static_cast<int64_t>(expected.size())});
+    CHECK(std::vector<int64_t>(out[0].values<int64_t>().begin(), out[0].values<int64_t>().end()) == expected);
+    for (size_t i = 0; i < values.size(); ++i) {
+      CHECK(out[1].data_as<float>()[i] == Approx(1 / (1 + std::exp(-std::max(values[i] * 2 - 1, 0.0f)))));
+    }
+  }
+  // Every run after the first at its length ran a plan: the head compiled
+  // statically inside a model that runs NonZero node by node.
+  CHECK(executor.plans_shapes());
+  CHECK(executor.plans().size() == 3);
+  const ge::RunStats stats = model->run_stats();
+  CHECK(stats.plans_compiled == 3);
+  CHECK(stats.planned_runs == 4);
+}
+
+TEST_CASE("dynamic plans: shapes that depend on data from the start run node by node", "[dynamic][plans]") {
+  ge::GraphBuilder b("nonzero_first");
+  ge::Value* x = b.Input("x", DataType::kFloat, {Shape::kUnknownDim});
+  ge::Value* indices = b.Op("NonZero", {x}, {}, 1, "nonzero")[0];
+  b.Outputs({b.Relu(b.Cast(indices, DataType::kFloat, "cast"), "relu")});
   auto model = ge::CompiledModel::Compile(b.Build(), kPlanAtOnce);
   for (std::vector<float> values : {std::vector<float>{0, 2, 0, -3}, {1, 0, 5}, {0, 0, 7, 0, 0, 1}}) {
     Tensor input = Tensor::FromVector(DataType::kFloat, {static_cast<int64_t>(values.size())}, values);
     std::vector<Tensor> y = model->Run({input});
-    std::vector<int64_t> expected;
+    std::vector<float> expected;
     for (size_t i = 0; i < values.size(); ++i) {
-      if (values[i] != 0) expected.push_back(static_cast<int64_t>(i));
+      if (values[i] != 0) expected.push_back(static_cast<float>(i));
     }
     REQUIRE(y[0].shape() == Shape{1, static_cast<int64_t>(expected.size())});
-    CHECK(std::vector<int64_t>(y[0].values<int64_t>().begin(), y[0].values<int64_t>().end()) == expected);
-    for (size_t i = 0; i < values.size(); ++i) CHECK(y[1].data_as<float>()[i] == std::max(values[i], 0.0f));
+    CHECK(std::vector<float>(y[0].values<float>().begin(), y[0].values<float>().end()) == expected);
   }
   CHECK_FALSE(ExecutorOf(*model).plans_shapes());
   CHECK(ExecutorOf(*model).plans().size() == 0);

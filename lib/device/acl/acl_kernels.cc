@@ -51,6 +51,7 @@ const std::vector<std::string_view>& HostHandledOpTypes() {
       "If",
       "Loop",
       "Scan",
+      "PartitionedCall",
     };
     // And the sequence and optional ops (graph/sequence_op_types.h): run on
     // whole values by the runtime; a model holding one is dynamic, so likewise

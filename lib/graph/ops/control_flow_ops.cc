@@ -1,4 +1,6 @@
-// Control flow: If, Loop and Scan. Each holds its subgraphs as graph
+// Control flow: If, Loop and Scan, and PartitionedCall, which runs its
+// subgraph once (the part of a dynamic model planned statically for one
+// input-shape signature, dynamic_executor.cc). Each holds its subgraphs as graph
 // attributes. A subgraph is closed: every value it reads from an enclosing
 // graph is an explicit input of the node (after the op's own inputs, counted
 // by num_implicit_inputs) and a Data input of the subgraph at the same
@@ -154,6 +156,15 @@ void InferScan(InferContext& ctx) {
   }
 }
 
+// The subgraph takes the node's inputs and gives its outputs, as declared.
+void InferPartitionedCall(InferContext& ctx) {
+  const Graph& body = Subgraph(ctx, "f");
+  RequireSubgraphArity(ctx, body, "f", ctx.num_inputs(), ctx.num_outputs());
+  for (size_t i = 0; i < ctx.num_outputs(); ++i) {
+    ctx.set_output(i, body.outputs()[i]->dtype(), body.outputs()[i]->shape());
+  }
+}
+
 }  // namespace
 
 void RegisterControlFlowOps(OpRegistry& registry) {
@@ -193,6 +204,12 @@ void RegisterControlFlowOps(OpRegistry& registry) {
                         .Infer(InferScan)
                         .Doc("ONNX Scan (opset 9+): runs body once per slice of the scan inputs, carrying states; "
                              "empty axes/directions lists mean 0 for every input or output."));
+  registry.Register(OpSchema("PartitionedCall")
+                        .DynamicInput("args", "", 0)
+                        .DynamicOutput("outputs", "")
+                        .RequiredAttr("f", AttrType::kGraph)
+                        .Infer(InferPartitionedCall)
+                        .Doc("Runs subgraph f once on the inputs and gives its outputs (TensorFlow's PartitionedCall)."));
 }
 
 }  // namespace ge

@@ -288,6 +288,21 @@ class ScanOp : public ControlFlowOp {
   size_t scanned_ = 0;
 };
 
+// Inputs: the subgraph's, in order; runs it once.
+class CallOp : public ControlFlowOp {
+ public:
+  CallOp(const Node& node, const Options& options)
+      : name_(node.Describe()), body_(CompileSubgraph(node, "f", options, 0, 0)) {}
+
+  std::vector<Tensor> Run(const std::vector<Tensor>& inputs) const override {
+    return WithContext([&] { return fmt::format("{}: f", name_); }, [&] { return body_->Run(inputs); });
+  }
+
+ private:
+  std::string name_;
+  ModelPtr body_;
+};
+
 }  // namespace
 
 size_t FirstImplicitInput(const Node& node) {
@@ -315,13 +330,14 @@ std::shared_ptr<const CompiledModel> CompileSubgraph(const Node& node, const std
 }
 
 bool ControlFlowOp::Handles(std::string_view op_type) {
-  return op_type == "If" || op_type == "Loop" || op_type == "Scan";
+  return op_type == "If" || op_type == "Loop" || op_type == "Scan" || op_type == "PartitionedCall";
 }
 
 std::unique_ptr<ControlFlowOp> ControlFlowOp::Create(const Node& node, const Options& options) {
   if (node.op_type() == "If") return std::make_unique<IfOp>(node, options);
   if (node.op_type() == "Loop") return std::make_unique<LoopOp>(node, options);
   if (node.op_type() == "Scan") return std::make_unique<ScanOp>(node, options);
+  if (node.op_type() == "PartitionedCall") return std::make_unique<CallOp>(node, options);
   throw Error(ErrorCode::kInternal, fmt::format("{}: not a control-flow op", node.Describe()));
 }
 

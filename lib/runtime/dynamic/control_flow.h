@@ -1,7 +1,8 @@
-// Control-flow nodes (If, Loop, Scan) at run time. Their subgraphs are
-// models of their own, compiled once with the enclosing model's options and
-// run through CompiledModel::Run; the node's outputs are whatever shapes
-// the subgraphs produce, so a model holding one always runs dynamically.
+// Control-flow nodes (If, Loop, Scan, PartitionedCall) at run time. Their
+// subgraphs are models of their own, compiled once with the enclosing
+// model's options and run through CompiledModel::Run; the node's outputs are
+// whatever shapes the subgraphs produce, so a model holding one always runs
+// dynamically.
 #pragma once
 
 #include <memory>

@@ -18,6 +18,7 @@
 #include "runtime/execute/output_binding.h"
 #include "runtime/execute/run_model.h"
 #include "runtime/execute/run_profiler.h"
+#include "runtime/dynamic/static_head.h"
 
 namespace ge::runtime {
 namespace {
@@ -237,10 +238,9 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
     steps_.push_back(std::move(step));
   }
   for (const Tensor& constant : impl.constants) constant_data_.insert(constant.data());
-  bool control_flow = std::any_of(steps_.begin(), steps_.end(), [](const NodeStep& step) { return step.control_flow; });
   // Plans are compiled by CompileGraph, which targets the CPU device.
   bool compiles_for_device = &device == &device::CpuDevice();
-  plannable_ = impl.settings.dynamic_plan_cache_bytes > 0 && !control_flow && compiles_for_device;
+  plannable_ = impl.settings.dynamic_plan_cache_bytes > 0 && compiles_for_device;
 }
 
 bool DynamicExecutor::CountRun(const PlanCache::Signature& signature) const {
@@ -263,8 +263,15 @@ std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<
   std::unique_ptr<CompiledModel::Impl> compiled = CompileGraph(std::move(graph), options);
   plans_compiled_.fetch_add(1, std::memory_order_relaxed);
   if (compiled->dynamic) {
-    plannable_ = false;
-    return nullptr;
+    // Some shape depends on data: the static head is planned inside a model
+    // that runs the rest node by node, and plans nothing of its own.
+    std::unique_ptr<Graph> split = SplitStaticHead(*compiled->graph);
+    if (!split) {
+      plannable_ = false;
+      return nullptr;
+    }
+    options["ge.exec.dynamicPlanCacheBytes"] = "0";
+    compiled = CompileGraph(std::move(split), options);
   }
   size_t own_bytes = 0;  // constants folded for these shapes; the others are the model's
   for (const Tensor& constant : compiled->constants) {

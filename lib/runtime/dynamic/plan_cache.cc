@@ -8,6 +8,9 @@ namespace ge::runtime {
 
 size_t PlanCache::Charge(const Entry& entry) {
   const CompiledModel::Impl& impl = entry.plan->impl();
+  // A plan that runs the rest node by node after its static head
+  // (static_head.h) has no arenas of its own; its nodes are charged as steps.
+  if (impl.arenas == nullptr) return entry.own_bytes + impl.nodes.size() * kStepBytes;
   size_t arenas = std::max<size_t>(impl.arenas->allocated(), 1);
   return entry.own_bytes + arenas * impl.arenas->arena_bytes() + impl.steps.size() * kStepBytes;
 }
