@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The dynamic-shape workloads of docs/performance.md with ge and ONNX Runtime
 # on one machine, interleaved: a KV-cache decoder (decode_compare.sh), a
-# variable-length encoder at several (batch, length) pairs, and a streaming
-# model with If, Loop and an LSTM.
+# variable-length encoder at several (batch, length) pairs, a streaming
+# model with If, Loop and an LSTM, and a detector whose outputs' length
+# comes from NonZero.
 #
 # usage: benchmarks/dynamic_compare.sh DIR [--export] [--threads N] [--json]
 # env:   GE (default build/default/tools/ge), ORT_BENCH, ITERS (default 100)
@@ -10,15 +11,17 @@
 # DIR holds the models; --export writes them first with Debian's
 # /usr/bin/python3 (torch, numpy): decoder.onnx (export_decoder.py),
 # encoder_dynamic.onnx with x_B_L.npy inputs (export_transformer.py
-# --dynamic) and vad.onnx with vad.onnx.inputs/ and vad.onnx.expected/
-# (export_streaming.py). For the encoder, "ge plan" is a repeated shape,
-# which runs the static plan compiled for it from its second run;
-# "ge per run" is the node-by-node tier every new shape takes first
-# (ge.exec.dynamicPlanCacheBytes=0). Latency: median of ITERS runs after 3
+# --dynamic), vad.onnx with vad.onnx.inputs/ and vad.onnx.expected/
+# (export_streaming.py), and detector.onnx with detector.onnx.inputs/ and
+# detector.onnx.expected/ (export_detector.py). For the encoder, "ge ms" is
+# a repeated shape, which runs the static plan compiled for it from its
+# second run; "ge per-run" is the node-by-node tier every new shape takes
+# first (ge.exec.dynamicPlanCacheBytes=0). For the detector, "ge ms" plans
+# the static head before the NonZero, "ge per-run" runs it node by node. Latency: median of ITERS runs after 3
 # warm-up; MB: peak RSS above the process baseline.
 set -euo pipefail
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
 dir= export=0 threads=1 json=0
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -45,6 +48,7 @@ if [[ $export == 1 ]]; then
   /usr/bin/python3 "$repo/benchmarks/export_decoder.py" "$dir/decoder.onnx" >/dev/null
   /usr/bin/python3 "$repo/benchmarks/export_transformer.py" "$dir/encoder_dynamic.onnx" --dynamic >/dev/null
   /usr/bin/python3 "$repo/benchmarks/export_streaming.py" "$dir/vad.onnx" >/dev/null
+  /usr/bin/python3 "$repo/benchmarks/export_detector.py" "$dir/detector.onnx" >/dev/null
   /usr/bin/python3 - "$dir" "${shapes[@]}" <<'PY'
 import sys
 import numpy as np
@@ -54,7 +58,7 @@ for shape in sys.argv[2:]:
             np.random.RandomState(batch * 1000 + length).randn(batch, length, 256).astype(np.float32))
 PY
 fi
-for file in decoder.onnx encoder_dynamic.onnx vad.onnx; do
+for file in decoder.onnx encoder_dynamic.onnx vad.onnx detector.onnx; do
   [[ -f $dir/$file ]] || { echo "dynamic_compare: error: no $dir/$file (run with --export)" >&2; exit 1; }
 done
 
@@ -83,6 +87,11 @@ done
 stream_inputs=()
 for name in x sr h c; do stream_inputs+=(--input "$name=$dir/vad.onnx.inputs/$name.npy"); done
 echo "streaming (1 chunk) $(ge_run "$dir/vad.onnx" "${stream_inputs[@]}") - - $(ort_run "$dir/vad.onnx" "${stream_inputs[@]}")" >>"$rows"
+[[ $json == 1 ]] || echo "dynamic_compare: detector..." >&2
+image=image=$dir/detector.onnx.inputs/image.npy
+echo "detector (NonZero) $(ge_run "$dir/detector.onnx" --input "$image") \
+$(ge_run "$dir/detector.onnx" --input "$image" --option ge.exec.dynamicPlanCacheBytes=0) \
+$(ort_run "$dir/detector.onnx" --input "$image")" >>"$rows"
 
 python3 - "$json" "$decode" "$rows" <<'PY'
 import json, sys
