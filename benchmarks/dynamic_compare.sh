@@ -17,8 +17,9 @@
 # a repeated shape, which runs the static plan compiled for it from its
 # second run; "ge per-run" is the node-by-node tier every new shape takes
 # first (ge.exec.dynamicPlanCacheBytes=0). For the detector, "ge ms" plans
-# the static head before the NonZero, "ge per-run" runs it node by node. Latency: median of ITERS runs after 3
-# warm-up; MB: peak RSS above the process baseline.
+# the static head before the NonZero, "ge per-run" runs it node by node.
+# Latency: median of ITERS runs after 3 warm-up; MB: peak RSS above the
+# process baseline.
 set -euo pipefail
 
 usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
