@@ -22,7 +22,7 @@
 # process baseline.
 set -euo pipefail
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 dir= export=0 threads=1 json=0
 while [[ $# -gt 0 ]]; do
   case $1 in
