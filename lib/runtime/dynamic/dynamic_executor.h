@@ -16,14 +16,15 @@
 // subgraphs instead. A run at shapes seen before thus compiles nothing and,
 // once the caller drops earlier outputs, allocates no tensor memory.
 //
-// When every shape follows from the input shapes alone (no control flow, no
-// shape known only from data) and runs come back to one input-shape
-// signature (ge.exec.dynamicPlanAfterRuns), that signature gets a static
-// plan (plan_cache.h): the model compiled for those shapes, with the fusions
-// and the planned arena of a static model. A decoder whose KV cache grows by
-// one each token never repeats a signature and stays on the first tier; an
-// encoder fed a few batch shapes moves to plans. The first signature whose
-// compile still leaves a shape unknown stops planning for good.
+// When runs come back to one input-shape signature
+// (ge.exec.dynamicPlanAfterRuns), that signature gets a plan (plan_cache.h):
+// the model compiled for those shapes, with the fusions and the planned
+// arena of a static model where every shape follows from the input shapes,
+// or, where some shape still depends on data or control flow, with its
+// static head planned and the rest node by node (static_head.h). A decoder
+// whose KV cache grows by one each token never repeats a signature and stays
+// on the first tier; an encoder fed a few batch shapes moves to plans. The
+// first signature whose head is too small to plan stops planning for good.
 //
 // Runs share the kernel cache and the plans; each has its own frame, so any
 // number of threads may run one model at once.
