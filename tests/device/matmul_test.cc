@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "ge/error.h"
+#include "graph/shapes_at_run.h"
 #include "kernel_harness.h"
 
 using namespace ge;
@@ -61,7 +62,7 @@ std::vector<double> ReferenceMatMul(const Tensor& a, const Tensor& b, bool ta, b
 }
 
 void CheckMatMul(const std::string& op, Shape a_shape, Shape b_shape, bool ta, bool tb, bool with_bias,
-                 bool constant_b, std::mt19937& rng) {
+                 bool constant_b, std::mt19937& rng, bool shapes_at_run = false) {
   Tensor a = RandomTensor(DataType::kFloat, a_shape, rng);
   Tensor b = RandomTensor(DataType::kFloat, b_shape, rng);
   const size_t br = b_shape.rank();
@@ -79,9 +80,10 @@ void CheckMatMul(const std::string& op, Shape a_shape, Shape b_shape, bool ta, b
   node->attrs().Set(v2 ? "transpose_x1" : "adj_x1", ta);
   node->attrs().Set(v2 ? "transpose_x2" : "adj_x2", tb);
   node->attrs().Set("offset_x", int64_t{0});
+  if (shapes_at_run) node->attrs().Set(kShapesAtRunAttr, true);
   SetOutput(node, 0, DataType::kFloat, Shape(out_dims));
   INFO(op << " " << a_shape.ToString() << " x " << b_shape.ToString() << " ta " << ta << " tb " << tb << " bias "
-          << with_bias << " constant b " << constant_b);
+          << with_bias << " constant b " << constant_b << " shapes at run " << shapes_at_run);
   CheckClose(RunCpuKernel(*node, {a, constant_b ? Tensor() : b})[0], expected, 1e-5, 1e-5);
 }
 
@@ -108,6 +110,27 @@ TEST_CASE("BatchMatMulV2 broadcasts batches and follows numpy 1-D rules", "[devi
   CheckMatMul("BatchMatMulV2", {5}, {2, 5, 6}, false, false, false, false, rng);          // 1-D x1
   CheckMatMul("BatchMatMulV2", {2, 4, 5}, {5}, false, false, false, false, rng);          // 1-D x2
   CheckMatMul("BatchMatMulV2", {7}, {7}, false, false, false, false, rng);                // dot product
+}
+
+TEST_CASE("the run-shaped products of dynamic models: few rows, sgemm and a constant weight", "[device][matmul]") {
+  std::mt19937 rng(22);
+  for (bool tb : {false, true}) {
+    for (bool with_bias : {false, true}) {
+      // One to four rows by a variable matrix (a decoder's attention), then five (sgemm).
+      for (int64_t rows : {1, 3, 4, 5}) {
+        CheckMatMul("MatMulV2", {rows, 64}, tb ? Shape{37, 64} : Shape{64, 37}, false, tb, with_bias, false, rng,
+                    /*shapes_at_run=*/true);
+      }
+      // A batch of heads, and a transposed x1 (sgemm).
+      CheckMatMul("BatchMatMulV2", {2, 3, 1, 16}, tb ? Shape{2, 3, 9, 16} : Shape{2, 3, 16, 9}, false, tb, with_bias,
+                  false, rng, /*shapes_at_run=*/true);
+      CheckMatMul("MatMulV2", {16, 2}, tb ? Shape{9, 16} : Shape{16, 9}, true, tb, with_bias, false, rng,
+                  /*shapes_at_run=*/true);
+      // A constant weight, read where it is.
+      CheckMatMul("MatMulV2", {3, 40}, tb ? Shape{24, 40} : Shape{40, 24}, false, tb, with_bias, true, rng,
+                  /*shapes_at_run=*/true);
+    }
+  }
 }
 
 TEST_CASE("matmul with mismatched inner dims fails naming the node", "[device][matmul]") {

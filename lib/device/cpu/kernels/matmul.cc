@@ -20,6 +20,7 @@
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/dnnl_utils.h"
 #include "device/cpu/kernels/element_types.h"
+#include "device/cpu/kernels/few_rows_product.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "device/cpu/kernels/weight_tiled_matmul.h"
 #include "graph/shape_inference_utils.h"
@@ -272,8 +273,9 @@ void SgemmWithBias(const std::string& label, bool transpose_a, bool transpose_b,
 
 // The float32 kernels of a dynamic model (graph/shapes_at_run.h), which read
 // every dim at run time. Two variable operands (attention's q @ k^T, whose
-// key length grows every token) multiply through oneDNN's sgemm, one call
-// per matrix of the batch, with no primitive built per shape.
+// key length grows every token) multiply one matrix of the batch at a time
+// with no primitive built per shape: a few rows (a decoder's token) by
+// FewRowsProduct, more through oneDNN's sgemm.
 class RunShapedMatMulKernel final : public Kernel {
  public:
   RunShapedMatMulKernel(const Node& node, bool transpose_a, bool transpose_b)
@@ -304,9 +306,16 @@ class RunShapedMatMulKernel final : public Kernel {
     const auto* x2 = ctx.inputs[1].as<const float>();
     const float* bias = has_bias_ ? ctx.inputs[2].as<const float>() : nullptr;
     auto* y = ctx.outputs[0].as<float>();
+    const bool few_rows = !a.transposed && m <= kFewRows;
     for (size_t matrix = 0; matrix < a_offsets.size(); ++matrix) {
-      SgemmWithBias(label_, a.transposed, b.transposed, m, n, k, x1 + a_offsets[matrix] * m * k,
-                    x2 + b_offsets[matrix] * k * n, bias, y + static_cast<int64_t>(matrix) * m * n);
+      const float* a_matrix = x1 + a_offsets[matrix] * m * k;
+      const float* b_matrix = x2 + b_offsets[matrix] * k * n;
+      float* y_matrix = y + static_cast<int64_t>(matrix) * m * n;
+      if (few_rows) {
+        FewRowsProduct(m, n, k, a_matrix, b_matrix, b.transposed, bias, y_matrix);
+      } else {
+        SgemmWithBias(label_, a.transposed, b.transposed, m, n, k, a_matrix, b_matrix, bias, y_matrix);
+      }
     }
   }
 
