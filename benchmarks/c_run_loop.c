@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
   if (ge_model_input_count(model) != 1 || ge_model_output_count(model) != 1) {
     fail("expected a model with one input and one output", argv[1]);
   }
-  ge_tensor_info info = {sizeof(ge_tensor_info), NULL, GE_DTYPE_UNDEFINED, 0, NULL};
+  ge_tensor_info info = {sizeof(ge_tensor_info), NULL, GE_DTYPE_UNDEFINED, 0, NULL, NULL};
   check(ge_model_input_info(model, 0, &info), "ge_model_input_info");
   size_t count = 1;
   for (size_t d = 0; d < info.rank; ++d) count *= (size_t)info.dims[d];

@@ -31,6 +31,10 @@ struct GE_API TensorInfo {
   std::string name;
   DataType dtype = DataType::kUndefined;
   Shape shape;
+  // Inputs: per dim, the name the model gives it ("batch", ONNX dim_param)
+  // or empty; empty when no dim is named. Dims named alike must have one
+  // size across a run's inputs.
+  std::vector<std::string> dim_names;
 };
 
 // What the memory planner decided, in bytes.

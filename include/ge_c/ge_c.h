@@ -31,7 +31,7 @@ extern "C" {
 /* The ABI this header describes: the major changes only on an incompatible
  * change (and is the SONAME of libge_c.so), the minor on every addition. */
 #define GE_C_ABI_MAJOR 0
-#define GE_C_ABI_MINOR 3
+#define GE_C_ABI_MINOR 4
 
 /* ---- status and errors --------------------------------------------------- */
 
@@ -214,6 +214,10 @@ typedef struct ge_tensor_info {
   ge_dtype dtype;
   size_t rank;
   const int64_t* dims; /* -1: known at run time only */
+  /* (0.4) Inputs: rank names, the name the model gives each dim (ONNX
+   * dim_param, "batch"), "" for a dim without one; NULL when no dim is named.
+   * Dims named alike must have one size in a run. */
+  const char* const* dim_names;
 } ge_tensor_info;
 
 /* The number of inputs / outputs (0 for NULL). */

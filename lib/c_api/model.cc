@@ -40,6 +40,9 @@ ge_status Info(const char* function, const ge_model* model, size_t index, ge_ten
     full.dtype = static_cast<ge_dtype>(info.dtype);
     full.rank = info.shape.rank();
     full.dims = info.shape.dims().data();
+    if (inputs && !FromC(model)->input_dim_names[index].empty()) {
+      full.dim_names = FromC(model)->input_dim_names[index].data();
+    }
     FillVersioned(full, out);
   });
 }
@@ -51,6 +54,10 @@ namespace ge::capi {
 ge_model* NewModel(std::shared_ptr<const CompiledModel> compiled) {
   auto model = std::make_unique<ModelHandle>();
   model->memory = compiled->memory();
+  for (const TensorInfo& input : compiled->inputs()) {
+    std::vector<const char*>& names = model->input_dim_names.emplace_back();
+    for (const std::string& name : input.dim_names) names.push_back(name.c_str());
+  }
   model->model = std::move(compiled);
   return ToC(model.release());
 }

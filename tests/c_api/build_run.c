@@ -81,7 +81,7 @@ static ge_tensor* make_input(void) {
 
 static void check_model(const ge_model* model) {
   CHECK(ge_model_input_count(model) == 1 && ge_model_output_count(model) == 1);
-  ge_tensor_info info = {sizeof(ge_tensor_info), NULL, GE_DTYPE_UNDEFINED, 0, NULL};
+  ge_tensor_info info = {sizeof(ge_tensor_info), NULL, GE_DTYPE_UNDEFINED, 0, NULL, NULL};
   CHECK_OK(ge_model_input_info(model, 0, &info));
   CHECK(strcmp(info.name, "x") == 0 && info.dtype == GE_DTYPE_FLOAT32 && info.rank == 2 && info.dims[1] == K);
   CHECK_OK(ge_model_output_info(model, 0, &info));

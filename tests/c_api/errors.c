@@ -175,7 +175,7 @@ static void import_errors(void) {
 
 static void model_errors(ge_model* model) {
   ge_model* loaded = NULL;
-  ge_tensor_info info = {sizeof(ge_tensor_info), NULL, GE_DTYPE_UNDEFINED, 0, NULL};
+  ge_tensor_info info = {sizeof(ge_tensor_info), NULL, GE_DTYPE_UNDEFINED, 0, NULL, NULL};
   CHECK_FAILS(ge_model_save(NULL, "x.gem"), GE_INVALID_ARGUMENT, "'model'");
   CHECK_FAILS(ge_model_save(model, NULL), GE_INVALID_ARGUMENT, "'path'");
   CHECK_FAILS(ge_model_save(model, "/no/such/dir/x.gem"), GE_IO_ERROR, "/no/such/dir");

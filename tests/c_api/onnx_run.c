@@ -11,9 +11,10 @@ static void run_and_compare(ge_graph* graph) {
 
   ge_model* model = NULL;
   CHECK_OK(ge_compile(graph, NULL, NULL, 0, &model));
-  ge_tensor_info info = {sizeof(ge_tensor_info), NULL, GE_DTYPE_UNDEFINED, 0, NULL};
+  ge_tensor_info info = {sizeof(ge_tensor_info), NULL, GE_DTYPE_UNDEFINED, 0, NULL, NULL};
   CHECK_OK(ge_model_input_info(model, 0, &info));
   CHECK(strcmp(info.name, "image") == 0 && info.rank == 4 && info.dims[1] == 3);
+  CHECK(info.dim_names == NULL); /* every dim of the demo model has a size */
   CHECK_OK(ge_model_output_info(model, 0, &info));
   CHECK(strcmp(info.name, "probabilities") == 0 && info.rank == 2 && info.dims[1] == DEMO_OUTPUT_COUNT);
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "commands.h"
 #include "ge/cpu_paths.h"
@@ -27,10 +28,20 @@ std::map<std::string, int64_t> CountOpTypes(const Graph& graph) {
   return counts;
 }
 
+// The shape with each named dim shown by its name: [batch, sequence, 256].
+std::string ShapeWithNames(const TensorInfo& info) {
+  if (info.dim_names.empty()) return info.shape.ToString();
+  std::vector<std::string> dims;
+  for (size_t a = 0; a < info.dim_names.size(); ++a) {
+    dims.push_back(!info.dim_names[a].empty() ? info.dim_names[a] : std::to_string(info.shape.dim(a)));
+  }
+  return "[" + fmt::format("{}", fmt::join(dims, ", ")) + "]";
+}
+
 std::vector<std::vector<std::string>> TensorRows(const std::vector<TensorInfo>& infos) {
   std::vector<std::vector<std::string>> rows = {{"name", "dtype", "shape"}};
   for (const TensorInfo& info : infos) {
-    rows.push_back({info.name, std::string(DataTypeName(info.dtype)), info.shape.ToString()});
+    rows.push_back({info.name, std::string(DataTypeName(info.dtype)), ShapeWithNames(info)});
   }
   return rows;
 }

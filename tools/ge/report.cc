@@ -54,6 +54,11 @@ void WriteTensorInfos(JsonWriter& json, const std::vector<TensorInfo>& infos) {
     json.Key("dtype").String(DataTypeName(info.dtype));
     json.Key("shape");
     WriteShape(json, info.shape);
+    if (!info.dim_names.empty()) {
+      json.Key("dim_names").BeginArray();
+      for (const std::string& name : info.dim_names) json.String(name);
+      json.EndArray();
+    }
     json.EndObject();
   }
   json.EndArray();

@@ -8,7 +8,7 @@ from ge.errors import error_for
 
 # The ABI major this package is written for (GE_C_ABI_MAJOR) and the least minor it needs.
 ABI_MAJOR = 0
-ABI_MINOR = 3
+ABI_MINOR = 4
 
 _openmp_wait.bound_spinning()
 lib = _find_library.load(f"libge_c.so.{ABI_MAJOR}")
@@ -20,7 +20,7 @@ RUN_CALLBACK = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_char_p, POINTER(c_void_
 
 class TensorInfo(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("name", c_char_p), ("dtype", c_int), ("rank", c_size_t),
-                ("dims", POINTER(c_int64))]
+                ("dims", POINTER(c_int64)), ("dim_names", POINTER(c_char_p))]
 
 
 class MemorySummary(ctypes.Structure):

@@ -66,7 +66,7 @@ class InferenceSession:
         self.model = _open_model(path_or_bytes, _session_options(sess_options, kwargs))
         inputs = self.model.tensor_infos("inputs")
         outputs = self.model.tensor_infos("outputs")
-        self._inputs = [NodeArg(*info) for info in inputs]
+        self._inputs = [NodeArg(*info, names) for info, names in zip(inputs, self.model.dim_names())]
         self._outputs = [NodeArg(*info) for info in outputs]
         self._feeds = FeedLayout([name for name, _, _ in inputs], [dtype for _, dtype, _ in inputs],
                                  [np_dtype_or_none(dtype) for _, dtype, _ in inputs])

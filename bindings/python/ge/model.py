@@ -31,12 +31,24 @@ class Model:
         """[(name, ge_dtype value, shape)] of the "inputs" or "outputs", -1 for
         dims known only at run time; the ge_dtype value, unlike a numpy dtype,
         also names bfloat16."""
+        return [info[:3] for info in self._tensor_infos(kind)]
+
+    def dim_names(self):
+        """Per input, the names its dims have in the model (ONNX dim_param,
+        "batch"; "" for a dim without one), or None when none is named. Dims
+        named alike must have one size in a run."""
+        return [info[3] for info in self._tensor_infos("inputs")]
+
+    def _tensor_infos(self, kind):
         count_function, info_function = _INFO_FUNCTIONS[kind]
         result = []
         for i in range(count_function(self._handle)):
             info = TensorInfo(struct_size=ctypes.sizeof(TensorInfo))
             check(info_function(self._handle, i, ctypes.byref(info)))
-            result.append((info.name.decode(), info.dtype, tuple(info.dims[d] for d in range(info.rank))))
+            names = None
+            if info.struct_size >= TensorInfo.dim_names.offset + ctypes.sizeof(ctypes.c_void_p) and info.dim_names:
+                names = [info.dim_names[d].decode() for d in range(info.rank)]
+            result.append((info.name.decode(), info.dtype, tuple(info.dims[d] for d in range(info.rank)), names))
         return result
 
     @property

@@ -11,15 +11,14 @@ ORT_TYPE = {
 
 
 class NodeArg:
-    """`name`; `type` ("tensor(float)", ...); `shape`, a list of ints with None
-    for a dim known only at run time. onnxruntime shows the ONNX dim_param
-    ("batch") there when the model names one; the C ABI does not hand out
-    those names, so ge shows None for every such dim."""
+    """`name`; `type` ("tensor(float)", ...); `shape`, a list with, per dim,
+    its size, or for a dim known only at run time the name the model gives it
+    (ONNX dim_param, "batch"; inputs only) or None, as onnxruntime shows it."""
 
-    def __init__(self, name, ge_dtype, dims):
+    def __init__(self, name, ge_dtype, dims, dim_names=None):
         self.name = name
         self.type = ORT_TYPE.get(ge_dtype, f"tensor(ge dtype {ge_dtype})")
-        self.shape = [None if d < 0 else d for d in dims]
+        self.shape = [d if d >= 0 else (dim_names[a] or None) if dim_names else None for a, d in enumerate(dims)]
 
     def __repr__(self):
         return f"NodeArg(name={self.name!r}, type={self.type!r}, shape={self.shape})"

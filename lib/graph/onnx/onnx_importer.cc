@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "ge/error.h"
+#include "graph/dim_names.h"
 #include "graph/onnx/onnx_attribute_ranges.h"
 #include "graph/onnx/onnx_external_data.h"
 #include "graph/onnx/onnx_graph_translation.h"
@@ -112,7 +113,9 @@ std::unique_ptr<Graph> Translate(onnx::ModelProto& model, int opset, const std::
       throw Error(ErrorCode::kUnsupported,
                   fmt::format("{}: graph input '{}' is not a tensor of a supported dtype", origin, input.name()));
     }
-    state.Define(input.name(), graph->AddInput(input.name(), type->dtype, std::move(type->shape)));
+    Value* value = graph->AddInput(input.name(), type->dtype, std::move(type->shape));
+    if (!type->dim_names.empty()) value->producer()->attrs().Set(kDimNamesAttr, type->dim_names);
+    state.Define(input.name(), value);
   }
   TranslateNodesAndOutputs(state, onnx_graph);
   return graph;

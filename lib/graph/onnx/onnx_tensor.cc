@@ -188,9 +188,14 @@ std::optional<OnnxValueType> ValueTypeFromOnnx(const onnx::TypeProto& type) {
   result.dtype = *dtype;
   if (tensor_type.has_shape()) {
     std::vector<int64_t> dims;
+    bool named = false;
     for (const auto& dim : tensor_type.shape().dim()) {
-      dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : Shape::kUnknownDim);
+      const bool known = dim.has_dim_value() && dim.dim_value() >= 0;
+      dims.push_back(known ? dim.dim_value() : Shape::kUnknownDim);
+      result.dim_names.push_back(!known && dim.has_dim_param() ? dim.dim_param() : std::string());
+      named = named || !result.dim_names.back().empty();
     }
+    if (!named) result.dim_names.clear();
     result.shape = Shape(std::move(dims));
   }
   return result;

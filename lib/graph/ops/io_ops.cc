@@ -1,6 +1,7 @@
 // Graph inputs and constants: their output value is described by the node itself.
 #include <fmt/core.h>
 
+#include "graph/dim_names.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
 
@@ -26,9 +27,11 @@ void RegisterIoOps(OpRegistry& registry) {
   registry.Register(OpSchema("Data")
                         .Output("y")
                         .RequiredAttr("index", AttrType::kInt)
+                        .Attr(kDimNamesAttr, std::vector<std::string>{})
                         .TypeConstraint("T", types::AnyValue())
                         .Infer(InferData)
-                        .Doc("Graph input number `index`; dtype and shape are those of its value."));
+                        .Doc("Graph input number `index`; dtype and shape are those of its value. dim_names: the "
+                             "names of its dims (ONNX dim_param), empty for unnamed ones (graph/dim_names.h)."));
   registry.Register(OpSchema("Const")
                         .Output("y")
                         .RequiredAttr("value", AttrType::kTensor)

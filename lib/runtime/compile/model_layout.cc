@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "graph/dim_names.h"
 #include "graph/mapped_file.h"
 #include "runtime/compile/kernel_selection.h"
 #include "runtime/compile/packed_constants.h"
@@ -82,7 +83,7 @@ void NumberValues(CompiledModel::Impl& impl, const device::Device& device, std::
   auto value_id = [&](const Value* value) { return IdOf(id_of, value, *impl.graph); };
   for (const Value* input : impl.graph->inputs()) {
     impl.input_values.push_back(value_id(input));
-    impl.inputs.push_back(TensorInfo{input->name(), input->dtype(), input->shape()});
+    impl.inputs.push_back(TensorInfo{input->name(), input->dtype(), input->shape(), DimNamesOf(*input)});
   }
   for (const Value* output : impl.graph->outputs()) {
     impl.output_values.push_back(value_id(output));

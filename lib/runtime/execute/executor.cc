@@ -29,6 +29,43 @@ namespace {
 using runtime::Storage;
 using runtime::StorageKind;
 
+// The size input `i` gives its dim named `name`, or -1 when it has none.
+int64_t NamedDimSize(const TensorInfo& expected, const Tensor& got, const std::string& name, size_t* axis) {
+  if (got.is_container() || got.shape().rank() != expected.dim_names.size()) return -1;
+  for (size_t a = 0; a < expected.dim_names.size(); ++a) {
+    if (expected.dim_names[a] != name) continue;
+    *axis = a;
+    return got.shape().dim(a);
+  }
+  return -1;
+}
+
+// Dims named alike (ONNX dim_param) are one dim: each must have the size the
+// first input naming it gives. Checked against the earlier inputs only, so a
+// run allocates nothing for it.
+void CheckNamedDims(const std::vector<TensorInfo>& expected, const std::vector<Tensor>& inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::vector<std::string>& names = expected[i].dim_names;
+    if (names.size() != inputs[i].shape().rank() || inputs[i].is_container()) continue;
+    for (size_t a = 0; a < names.size(); ++a) {
+      if (names[a].empty()) continue;
+      for (size_t j = 0; j <= i; ++j) {
+        size_t axis = 0;
+        const int64_t size = NamedDimSize(expected[j], inputs[j], names[a], &axis);
+        if (size < 0 || (j == i && axis >= a)) continue;
+        if (size != inputs[i].shape().dim(a)) {
+          throw Error(ErrorCode::kInvalidArgument,
+                      fmt::format("input '{}' (#{}) has {} along dim {} ('{}'), but input '{}' (#{}) has {} along dim "
+                                  "{} ('{}'): dims of one name must have one size",
+                                  expected[i].name, i, inputs[i].shape().dim(a), a, names[a], expected[j].name, j, size,
+                                  axis, names[a]));
+        }
+        break;
+      }
+    }
+  }
+}
+
 void CheckInputs(const CompiledModel::Impl& impl, const std::vector<Tensor>& inputs) {
   if (inputs.size() != impl.inputs.size()) {
     throw Error(ErrorCode::kInvalidArgument, fmt::format("model '{}' takes {} inputs, got {}", impl.graph->name(),
@@ -53,6 +90,7 @@ void CheckInputs(const CompiledModel::Impl& impl, const std::vector<Tensor>& inp
       throw Error(ErrorCode::kInvalidArgument, fmt::format("input '{}' (#{}) has no data", expected.name, i));
     }
   }
+  CheckNamedDims(impl.inputs, inputs);
 }
 
 // Inputs and constants are only read: kernels never write their inputs, and
