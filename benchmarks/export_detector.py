@@ -12,12 +12,12 @@ python3-torch:
 Also writes OUT.inputs/image.npy and OUT.expected/ (scores.npy, boxes.npy):
 PyTorch's outputs for that input.
 """
-import os
 import sys
 
-import numpy as np
 import torch
 from torch import nn
+
+from model_export import export_with_reference
 
 
 class Detector(nn.Module):
@@ -42,16 +42,7 @@ def main():
     out = sys.argv[1]
     torch.manual_seed(0)
     model = Detector().eval()
-    image = torch.randn(1, 3, 256, 256)
-    with torch.no_grad():
-        expected = model(image)
-        torch.onnx.export(model, (image,), out, input_names=["image"], output_names=["scores", "boxes"],
-                          opset_version=14)
-    for folder, names, tensors in ((out + ".inputs", ["image"], (image,)),
-                                   (out + ".expected", ["scores", "boxes"], expected)):
-        os.makedirs(folder, exist_ok=True)
-        for name, tensor in zip(names, tensors):
-            np.save(os.path.join(folder, name + ".npy"), tensor.numpy())
+    export_with_reference(model, {"image": torch.randn(1, 3, 256, 256)}, ["scores", "boxes"], out)
     print(out)
 
 

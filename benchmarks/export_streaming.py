@@ -11,12 +11,12 @@ encoder over sub-chunks). Random weights, seed 0; Debian's python3-torch:
 Also writes OUT.inputs/ (x.npy, sr.npy, h.npy, c.npy) and OUT.expected/
 (prob.npy, h_out.npy, c_out.npy): PyTorch's outputs for those inputs.
 """
-import os
 import sys
 
-import numpy as np
 import torch
 from torch import nn
+
+from model_export import export_with_reference
 
 
 class StreamingVad(nn.Module):
@@ -49,19 +49,9 @@ def main():
     out = sys.argv[1]
     torch.manual_seed(0)
     model = torch.jit.script(StreamingVad().eval())
-    x = torch.randn(1, 1, 512)
-    sr = torch.tensor(16000, dtype=torch.int64)
-    h = torch.randn(1, 1, 128) * 0.1
-    c = torch.randn(1, 1, 128) * 0.1
-    with torch.no_grad():
-        expected = model(x, sr, h, c)
-        torch.onnx.export(model, (x, sr, h, c), out, input_names=["x", "sr", "h", "c"],
-                          output_names=["prob", "h_out", "c_out"], opset_version=14)
-    for folder, names, tensors in ((out + ".inputs", ["x", "sr", "h", "c"], (x, sr, h, c)),
-                                   (out + ".expected", ["prob", "h_out", "c_out"], expected)):
-        os.makedirs(folder, exist_ok=True)
-        for name, tensor in zip(names, tensors):
-            np.save(os.path.join(folder, name + ".npy"), tensor.numpy())
+    inputs = {"x": torch.randn(1, 1, 512), "sr": torch.tensor(16000, dtype=torch.int64),
+              "h": torch.randn(1, 1, 128) * 0.1, "c": torch.randn(1, 1, 128) * 0.1}
+    export_with_reference(model, inputs, ["prob", "h_out", "c_out"], out)
     print(out)
 
 
