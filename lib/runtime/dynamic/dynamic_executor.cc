@@ -15,10 +15,10 @@
 #include "runtime/compile/compiler.h"
 #include "runtime/compile/kernel_selection.h"
 #include "runtime/compile/tensor_size_cap.h"
+#include "runtime/dynamic/static_head.h"
 #include "runtime/execute/output_binding.h"
 #include "runtime/execute/run_model.h"
 #include "runtime/execute/run_profiler.h"
-#include "runtime/dynamic/static_head.h"
 
 namespace ge::runtime {
 namespace {
