@@ -34,7 +34,7 @@ struct GE_API TensorInfo {
   // Inputs: per dim, the name the model gives it ("batch", ONNX dim_param)
   // or empty; empty when no dim is named. Dims named alike must have one
   // size across a run's inputs.
-  std::vector<std::string> dim_names;
+  std::vector<std::string> dim_names = {};
 };
 
 // What the memory planner decided, in bytes.

@@ -1,6 +1,8 @@
 // Prepacked weights: a kernel offered its constant already packed in the
 // layout it wants uses those bytes in place and computes the same result; an
-// offer in another layout or of another size is ignored.
+// offer in another layout or of another size is ignored. Kernels that pack
+// the same constant into the same layout share one packed copy while any of
+// them lives.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -21,8 +23,8 @@ struct ConvGraph {
   Tensor x;
 };
 
-void BuildConv(ConvGraph& g) {
-  std::mt19937 rng(7);
+void BuildConv(ConvGraph& g, unsigned seed = 7) {
+  std::mt19937 rng(seed);
   const Tensor filter = RandomTensor(DataType::kFloat, Shape{32, 16, 3, 3}, rng);
   g.x = RandomTensor(DataType::kFloat, Shape{1, 16, 12, 12}, rng);
   g.node = g.graph.AddNode("Conv2D", "conv",
@@ -84,6 +86,30 @@ TEST_CASE("prepacked weights: offers in another layout, of another size or of an
   const device::ScopedPrepackedWeights offer(offered);
   const std::unique_ptr<device::Kernel> kernel = CreateCpuKernel(*g.node);
   CHECK(kernel->PackedInputs().at(0).data != copy.data());
+}
+
+TEST_CASE("prepacked weights: kernels packing one constant share a copy while any of them lives", "[prepacked]") {
+  ConvGraph g, other;
+  BuildConv(g);
+  BuildConv(other, 8);  // another filter of the same shape
+  auto first = CreateCpuKernel(*g.node);
+  auto second = CreateCpuKernel(*g.node);
+  const auto other_kernel = CreateCpuKernel(*other.node);
+  const void* shared = first->PackedInputs().at(0).data;
+  CHECK(second->PackedInputs().at(0).data == shared);
+  CHECK(other_kernel->PackedInputs().at(0).data != shared);
+
+  const std::vector<Tensor> expected = RunKernel(*first, *g.node, {g.x, Tensor()});
+  const auto same_bits = [&](const device::Kernel& kernel) {
+    const std::vector<Tensor> actual = RunKernel(kernel, *g.node, {g.x, Tensor()});
+    return std::memcmp(actual[0].data(), expected[0].data(), actual[0].nbytes()) == 0;
+  };
+  CHECK(same_bits(*second));
+  first.reset();  // the copy lives on with the second kernel
+  CHECK(same_bits(*second));
+  second.reset();  // gone: the next kernel packs afresh
+  const auto third = CreateCpuKernel(*g.node);
+  CHECK(same_bits(*third));
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ struct OnnxValueType {
   DataType element_dtype = DataType::kUndefined;
   // Per dim of a ranked tensor: its dim_param (a symbol such as "batch"), or
   // empty. Empty when no dim is named.
-  std::vector<std::string> dim_names;
+  std::vector<std::string> dim_names = {};
 };
 // nullopt when the value is neither a tensor of an importable dtype nor a
 // sequence or optional.

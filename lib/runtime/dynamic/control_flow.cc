@@ -1,5 +1,6 @@
 #include "runtime/dynamic/control_flow.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -315,12 +316,10 @@ std::shared_ptr<const CompiledModel> CompileSubgraph(const Node& node, const std
   return WithContext([&] { return fmt::format("{}: subgraph '{}'", node.Describe(), attr); }, [&] {
     std::unique_ptr<Graph> subgraph = node.attrs().GetGraph(attr).Clone();
     const std::vector<Value*> subgraph_inputs = subgraph->inputs();
-    for (size_t i = invariant_from; i < node.num_inputs(); ++i) {
+    for (size_t i = std::max(invariant_from, input_offset); i < node.num_inputs(); ++i) {
       const Value* outer = node.input(i);
       const size_t inner = i - input_offset;
-      if (outer == nullptr || outer->constant() == nullptr || i < input_offset || inner >= subgraph_inputs.size()) {
-        continue;
-      }
+      if (outer == nullptr || outer->constant() == nullptr || inner >= subgraph_inputs.size()) continue;
       // The input stays declared (the node still passes it) but nothing reads it.
       Value* constant = subgraph->AddConstant(subgraph->UniqueName(subgraph_inputs[inner]->name()), *outer->constant());
       subgraph->ReplaceAllUsesWith(subgraph_inputs[inner], constant);

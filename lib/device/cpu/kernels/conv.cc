@@ -240,7 +240,7 @@ class ConvKernel final : public Kernel {
   dnnl::memory::desc user_src_, user_dst_;  // the runtime's plain layouts
   dnnl::memory::desc src_, weights_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
-  std::optional<dnnl::memory> packed_weights_;
+  std::optional<PackedConstant> packed_weights_;
   std::optional<dnnl::reorder> src_reorder_, dst_reorder_, addend_reorder_;
 };
 

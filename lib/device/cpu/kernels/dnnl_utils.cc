@@ -6,6 +6,8 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <cstring>
+#include <mutex>
 
 #include <fmt/core.h>
 
@@ -21,6 +23,67 @@ void AdviseHugePages(void* data, size_t bytes) {
   const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHugePage - 1) / kHugePage * kHugePage;
   const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / kHugePage * kHugePage;
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+// What a packed copy was made from: the user bytes (address, length and
+// a 64-bit hash of them, so that other bytes later at the same address do
+// not match) and both layouts.
+struct PackingKey {
+  const void* data;
+  size_t bytes;
+  uint64_t hash;
+  std::string user_layout, packed_layout;
+
+  bool operator==(const PackingKey&) const = default;
+};
+
+// FNV-1a over 8-byte words, then the tail bytes.
+uint64_t BytesHash(const void* data, size_t bytes) {
+  constexpr uint64_t kPrime = 1099511628211ULL;
+  uint64_t hash = 14695981039346656037ULL;
+  const auto* p = static_cast<const unsigned char*>(data);
+  size_t i = 0;
+  for (; i + sizeof(uint64_t) <= bytes; i += sizeof(uint64_t)) {
+    uint64_t word;
+    std::memcpy(&word, p + i, sizeof(word));
+    hash = (hash ^ word) * kPrime;
+  }
+  for (; i < bytes; ++i) hash = (hash ^ p[i]) * kPrime;
+  return hash;
+}
+
+// The packed copies some kernel still holds, found again by what they were
+// made from. Expired entries are dropped as new ones come.
+class SharedPackingRegistry {
+ public:
+  std::shared_ptr<const Tensor> Find(const PackingKey& key) {
+    std::lock_guard lock(mutex_);
+    for (const Entry& entry : entries_) {
+      if (entry.key == key) {
+        if (std::shared_ptr<const Tensor> live = entry.storage.lock()) return live;
+      }
+    }
+    return nullptr;
+  }
+
+  void Add(const PackingKey& key, const std::shared_ptr<const Tensor>& storage) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(entries_, [](const Entry& entry) { return entry.storage.expired(); });
+    entries_.push_back({key, storage});
+  }
+
+ private:
+  struct Entry {
+    PackingKey key;
+    std::weak_ptr<const Tensor> storage;
+  };
+  std::mutex mutex_;
+  std::vector<Entry> entries_;
+};
+
+SharedPackingRegistry& SharedPackings() {
+  static SharedPackingRegistry registry;
+  return registry;
 }
 
 }  // namespace
@@ -66,25 +129,32 @@ Kernel::PackedInput DescribePacked(size_t input, const dnnl::memory& packed) {
   return {input, LayoutName(desc), packed.get_data_handle(), desc.get_size()};
 }
 
-dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
-                          const dnnl::memory::desc& packed_desc) {
+PackedConstant PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
+                            const dnnl::memory::desc& packed_desc) {
   return PackConstant(tensor, tensor.data(), user_desc, packed_desc);
 }
 
-dnnl::memory PackConstant(const Tensor& tensor, const void* user_data, const dnnl::memory::desc& user_desc,
-                          const dnnl::memory::desc& packed_desc) {
+PackedConstant PackConstant(const Tensor& tensor, const void* user_data, const dnnl::memory::desc& user_desc,
+                            const dnnl::memory::desc& packed_desc) {
   if (const device::PrepackedWeights* offered = device::OfferedPrepackedWeights()) {
     if (const void* packed = offered->Find(tensor.data(), LayoutName(packed_desc), packed_desc.get_size())) {
-      return dnnl::memory(packed_desc, CpuEngine(), const_cast<void*>(packed));
+      return {dnnl::memory(packed_desc, CpuEngine(), const_cast<void*>(packed)), nullptr};
     }
   }
-  dnnl::memory packed(packed_desc, CpuEngine());
-  AdviseHugePages(packed.get_data_handle(), packed_desc.get_size());
+  const PackingKey key{user_data, user_desc.get_size(), BytesHash(user_data, user_desc.get_size()),
+                       LayoutName(user_desc), LayoutName(packed_desc)};
+  if (std::shared_ptr<const Tensor> shared = SharedPackings().Find(key)) {
+    return {WrapBuffer(packed_desc, shared->data()), std::move(shared)};
+  }
+  auto storage = std::make_shared<const Tensor>(DataType::kUInt8, Shape{static_cast<int64_t>(packed_desc.get_size())});
+  AdviseHugePages(const_cast<void*>(storage->data()), packed_desc.get_size());
+  dnnl::memory packed = WrapBuffer(packed_desc, storage->data());
   dnnl::memory user = WrapBuffer(user_desc, user_data);
   dnnl::stream stream(CpuEngine());
   dnnl::reorder(user, packed).execute(stream, user, packed);
   stream.wait();
-  return packed;
+  SharedPackings().Add(key, storage);
+  return {packed, std::move(storage)};
 }
 
 void ExecuteDnnl(const std::string& node_label, const dnnl::primitive& primitive,

@@ -4,6 +4,7 @@
 // planned like any workspace), and oneDNN errors turned into ge::Error.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,15 +33,27 @@ dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, const dnnl::memory::d
 // A float32 memory descriptor in the given format (format_tag::any lets the primitive choose).
 dnnl::memory::desc F32Desc(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag);
 
-// A constant tensor reordered once into the layout the primitive wants; or,
-// when this thread is offered a copy already packed in that layout
-// (prepacked_weights.h), that copy in place (oneDNN only reads weights).
-dnnl::memory PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
-                          const dnnl::memory::desc& packed_desc);
+// A constant packed into the layout a primitive wants, and what keeps its
+// bytes alive; kernels hold it and hand `memory` to oneDNN.
+struct PackedConstant {
+  dnnl::memory memory;
+  std::shared_ptr<const Tensor> storage;  // null when the bytes are a loaded model's (prepacked_weights.h)
+
+  operator const dnnl::memory&() const { return memory; }  // NOLINT: used where oneDNN takes memory
+};
+
+// A constant tensor reordered once into the layout the primitive wants. One
+// packed copy serves every kernel that packs the same bytes into the same
+// layout while any of them lives (the plans a dynamic model compiles per
+// input shape, its node-by-node kernels); when this thread is offered a copy
+// already packed in that layout (prepacked_weights.h), that copy in place
+// (oneDNN only reads weights).
+PackedConstant PackConstant(const Tensor& tensor, const dnnl::memory::desc& user_desc,
+                            const dnnl::memory::desc& packed_desc);
 // The same for a constant the kernel rewrote (user_data, in user_desc's
 // layout); `tensor` is the constant it came from, which names a prepacked copy.
-dnnl::memory PackConstant(const Tensor& tensor, const void* user_data, const dnnl::memory::desc& user_desc,
-                          const dnnl::memory::desc& packed_desc);
+PackedConstant PackConstant(const Tensor& tensor, const void* user_data, const dnnl::memory::desc& user_desc,
+                            const dnnl::memory::desc& packed_desc);
 
 // Names a memory layout for PrepackedWeights: the descriptor's bytes, which
 // oneDNN fills completely (dims, blocking, padding), so equal names mean the

@@ -105,7 +105,7 @@ class MatMulKernel final : public Kernel {
   dnnl::matmul primitive_;
   dnnl::memory::desc a_, b_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
-  std::optional<dnnl::memory> packed_b_;
+  std::optional<PackedConstant> packed_b_;
 };
 
 using DirectMatMulTypes = TypeList<double, _Float16, BFloat16, int32_t, uint32_t, int64_t, uint64_t>;

@@ -273,7 +273,7 @@ class DnnlInt8ConvKernel final : public Kernel {
   dnnl::primitive primitive_;
   dnnl::memory::desc src_user_, dst_user_, src_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
-  dnnl::memory packed_weights_;
+  PackedConstant packed_weights_;
   static dnnl::memory ZeroPoint(int32_t value) {
     dnnl::memory memory({{1}, Type::s32, Tag::a}, CpuEngine());
     *static_cast<int32_t*>(memory.get_data_handle()) = value;

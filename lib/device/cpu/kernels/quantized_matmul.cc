@@ -269,7 +269,8 @@ class DnnlInt8MatMulKernel final : public Kernel {
   dnnl::matmul primitive_;
   dnnl::memory::desc src_, weights_, dst_, scratchpad_;
   std::optional<dnnl::memory::desc> bias_;
-  std::optional<dnnl::memory> packed_weights_, zero_point_;
+  std::optional<PackedConstant> packed_weights_;
+  std::optional<dnnl::memory> zero_point_;
 };
 
 // 2-D int16 x1 [M, K] (MatMulV2 only): int64 sums saturated to int32.
