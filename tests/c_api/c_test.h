@@ -33,6 +33,15 @@
     }                                                                                            \
   } while (0)
 
+/* Sets the graph's outputs, compiles it with default options and releases it. */
+static inline ge_model* compile_outputs(ge_graph* graph, ge_value* const* outputs, size_t count) {
+  CHECK_OK(ge_graph_set_outputs(graph, outputs, count));
+  ge_model* model = NULL;
+  CHECK_OK(ge_compile(graph, NULL, NULL, 0, &model));
+  ge_graph_release(graph);
+  return model;
+}
+
 /* The whole file, malloc'ed; *size receives its length. */
 static inline char* read_file(const char* path, size_t* size) {
   FILE* file = fopen(path, "rb");

@@ -19,11 +19,7 @@ static ge_model* compile_state_model(void) {
   ge_value* add_inputs[] = {a, h};
   CHECK_OK(ge_graph_add_node(graph, "Add", "b", add_inputs, 2, NULL, 1, &b));
   ge_value* outputs[] = {a, b};
-  CHECK_OK(ge_graph_set_outputs(graph, outputs, 2));
-  ge_model* model = NULL;
-  CHECK_OK(ge_compile(graph, NULL, NULL, 0, &model));
-  ge_graph_release(graph);
-  return model;
+  return compile_outputs(graph, outputs, 2);
 }
 
 int main(void) {

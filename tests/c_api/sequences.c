@@ -27,11 +27,7 @@ static ge_model* compile_model(void) {
   ge_value* insert_inputs[] = {seq, x};
   CHECK_OK(ge_graph_add_node(graph, "SequenceInsert", "longer", insert_inputs, 2, NULL, 1, &longer));
   ge_value* outputs[] = {length, last, longer};
-  CHECK_OK(ge_graph_set_outputs(graph, outputs, 3));
-  ge_model* model = NULL;
-  CHECK_OK(ge_compile(graph, NULL, NULL, 0, &model));
-  ge_graph_release(graph);
-  return model;
+  return compile_outputs(graph, outputs, 3);
 }
 
 int main(void) {
