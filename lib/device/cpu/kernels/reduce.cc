@@ -17,6 +17,7 @@
 #include "device/cpu/kernels/cpu_kernels.h"
 #include "device/cpu/kernels/element_types.h"
 #include "device/cpu/kernels/kernel_utils.h"
+#include "ge/shape.h"
 
 namespace ge::device::cpu {
 
@@ -157,7 +158,34 @@ struct ReducePlan {
   int64_t count = 1;  // elements reduced into each output
 };
 
-ReducePlan PlanReduce(const std::vector<int64_t>& in_dims, const std::vector<bool>& reduced) {
+// The dims of an empty input as far as they matter: a kept zero leaves no
+// output, so only it counts; a reduced zero leaves every output the reducer's
+// identity, so the other reduced dims do not count. The dims set to 1 may be
+// huge (a shape with a zero is valid whatever its other dims), and multiplying
+// them would overflow.
+std::vector<int64_t> WithoutDimsOfNoElements(std::vector<int64_t> dims, const std::vector<bool>& reduced) {
+  bool kept_zero = false;
+  bool reduced_zero = false;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == 0) (reduced[d] ? reduced_zero : kept_zero) = true;
+  }
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] != 0 && (kept_zero || (reduced_zero && reduced[d]))) dims[d] = 1;
+  }
+  return dims;
+}
+
+// Elements of the output: the product of the kept dims.
+int64_t KeptElements(const std::vector<int64_t>& in_dims, const std::vector<bool>& reduced) {
+  std::vector<int64_t> kept;
+  for (size_t d = 0; d < in_dims.size(); ++d) {
+    if (!reduced[d]) kept.push_back(in_dims[d]);
+  }
+  return Shape(std::move(kept)).NumElements();
+}
+
+ReducePlan PlanReduce(const std::vector<int64_t>& input_dims, const std::vector<bool>& reduced) {
+  const std::vector<int64_t> in_dims = WithoutDimsOfNoElements(input_dims, reduced);
   std::vector<int64_t> dims;
   std::vector<bool> kinds;
   for (size_t d = 0; d < in_dims.size(); ++d) {
@@ -271,8 +299,7 @@ class ReduceSumAxesInputKernel final : public Kernel {
       }
       reduced[a] = true;
     }
-    int64_t kept = 1;
-    for (size_t d = 0; d < in_dims_.size(); ++d) kept *= reduced[d] ? 1 : in_dims_[d];
+    const int64_t kept = KeptElements(in_dims_, reduced);
     if (kept != out_elements_) {
       throw Error(ErrorCode::kInvalidArgument, fmt::format("{}: the output has {} elements but reducing over axes "
                                                            "[{}] gives {}",
@@ -302,9 +329,7 @@ void RegisterReduce(KernelRegistry& registry, const std::string& op_type) {
     std::vector<int64_t> axes = NormalizeAxesOf(node, node.attrs().GetInts("axes"), in.rank(), "axes");
     std::vector<bool> reduced(in.rank(), axes.empty());  // no axes: reduce all
     for (int64_t axis : axes) reduced[axis] = true;
-    int64_t kept = 1;
-    for (size_t d = 0; d < in.rank(); ++d) kept *= reduced[d] ? 1 : in.dim(d);
-    if (kept != OutputShape(node, 0).NumElements()) {
+    if (KeptElements(in.dims(), reduced) != OutputShape(node, 0).NumElements()) {
       Fail(node, ErrorCode::kInvalidModel,
            fmt::format("output shape {} does not match reducing {} over axes [{}]", OutputShape(node, 0).ToString(),
                        in.ToString(), fmt::join(axes, ", ")));
