@@ -126,10 +126,54 @@ TEST_CASE("the run-shaped products of dynamic models: few rows, sgemm and a cons
                   false, rng, /*shapes_at_run=*/true);
       CheckMatMul("MatMulV2", {16, 2}, tb ? Shape{9, 16} : Shape{16, 9}, true, tb, with_bias, false, rng,
                   /*shapes_at_run=*/true);
-      // A constant weight, read where it is.
+      // A constant weight, packed.
       CheckMatMul("MatMulV2", {3, 40}, tb ? Shape{24, 40} : Shape{40, 24}, false, tb, with_bias, true, rng,
                   /*shapes_at_run=*/true);
     }
+  }
+}
+
+// A MatMulV2 node of x [rows, K] times the constant w, whose kernel takes its shapes at run time.
+Node* AddWeightProduct(Graph& g, int64_t rows, const Tensor& w, bool transposed) {
+  const int64_t k = w.shape().dim(transposed ? 1 : 0), n = w.shape().dim(transposed ? 0 : 1);
+  Node* node = g.AddNode("MatMulV2", "fc", {g.AddInput("x", DataType::kFloat, {rows, k}), g.AddConstant("w", w)});
+  node->attrs().Set("transpose_x1", false);
+  node->attrs().Set("transpose_x2", transposed);
+  node->attrs().Set("offset_x", int64_t{0});
+  node->attrs().Set(kShapesAtRunAttr, true);
+  SetOutput(node, 0, DataType::kFloat, {rows, n});
+  return node;
+}
+
+TEST_CASE("a constant weight at many row counts: one kernel, one packed copy shared with other kernels",
+          "[device][matmul]") {
+  std::mt19937 rng(23);
+  for (bool transposed : {false, true}) {
+    const Tensor w = RandomTensor(DataType::kFloat, transposed ? Shape{48, 80} : Shape{80, 48}, rng);
+    Graph built_from;
+    const std::unique_ptr<device::Kernel> kernel = CreateCpuKernel(*AddWeightProduct(built_from, 3, w, transposed));
+    CHECK(kernel->PackedInputs().empty());  // packed by the first run
+    // More row counts than the kernel keeps primitives for, some coming back.
+    for (int64_t rows : {1, 3, 7, 64, 2, 9, 10, 11, 12, 13, 14, 1, 64, 5}) {
+      Graph g;
+      const Node* node = AddWeightProduct(g, rows, w, transposed);
+      const Tensor x = RandomTensor(DataType::kFloat, {rows, 80}, rng);
+      std::vector<int64_t> out_dims;
+      INFO("rows " << rows << " transposed " << transposed);
+      CheckClose(RunKernel(*kernel, *node, {x})[0], ReferenceMatMul(x, w, false, transposed, nullptr, out_dims), 1e-5,
+                 1e-5);
+    }
+    const std::vector<device::Kernel::PackedInput> packed = kernel->PackedInputs();
+    REQUIRE(packed.size() == 1);
+    CHECK(packed[0].input == 1);
+    CHECK(packed[0].data != w.data());
+    // A second kernel of the same weight finds the copy the first made.
+    Graph g;
+    const Node* node = AddWeightProduct(g, 6, w, transposed);
+    const std::unique_ptr<device::Kernel> other = CreateCpuKernel(*node);
+    RunKernel(*other, *node, {RandomTensor(DataType::kFloat, {6, 80}, rng)});
+    REQUIRE(other->PackedInputs().size() == 1);
+    CHECK(other->PackedInputs()[0].data == packed[0].data);
   }
 }
 

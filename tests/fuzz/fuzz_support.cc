@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -5,6 +6,7 @@
 #include <vector>
 
 #include "fuzz_target.h"
+#include "ge/graph.h"
 #include "ge/tensor.h"
 #include "graph/byte_size.h"
 
@@ -15,6 +17,44 @@ namespace {
 // The most bytes one tensor may have (ge.maxTensorBytes), and the most the
 // fuzzer feeds one run as inputs.
 constexpr uint64_t kMaxInputBytes = uint64_t{16} << 20;
+
+// The most multiply-adds the fuzzer lets one run do: a few seconds on the
+// sanitizer build, far inside libFuzzer's timeout.
+constexpr double kMaxRunMacs = double(uint64_t{1} << 33);
+
+double Elements(const Value* value) {
+  if (value == nullptr || !value->shape().IsStatic()) return 0;
+  double count = 1;
+  for (int64_t dim : value->shape().dims()) count *= static_cast<double>(dim);
+  return count;
+}
+
+// An upper bound of the multiply-adds of the model's convolutions and
+// products at its static shapes: a convolution does at most a filter's
+// worth per output channel for each element it reads or writes, a product
+// K per output element. A convolution transposed over a 65537-wide filter
+// of its own input is a valid model that runs for minutes: the work of the
+// model, which the fuzzer has no reason to wait for.
+double ProductMacs(const Graph& graph) {
+  double macs = 0;
+  for (const Node* node : graph.nodes()) {
+    const Value* first = node->input(0);
+    const Value* second = node->input(1);
+    if (first == nullptr || second == nullptr || node->num_outputs() == 0) continue;
+    const double out = Elements(node->output(0));
+    const Shape& filter = second->shape();
+    if (node->op_type().find("Conv") != std::string::npos && filter.IsStatic() && filter.rank() >= 3) {
+      const double per_channel = Elements(second) / static_cast<double>(std::max<int64_t>(filter.dim(0), 1));
+      macs += std::max(Elements(first), out) * per_channel;
+    } else if (node->op_type().find("MatMul") != std::string::npos && first->shape().IsStatic() &&
+               first->shape().rank() >= 1) {
+      const auto& dims = first->shape().dims();
+      const int64_t k = dims.size() >= 2 ? std::max(dims[dims.size() - 1], dims[dims.size() - 2]) : dims.back();
+      macs += out * static_cast<double>(k);
+    }
+  }
+  return macs;
+}
 
 }  // namespace
 
@@ -32,6 +72,7 @@ void NoteRefusal(const Error& error) {
 }
 
 void RunOnZeros(const CompiledModel& model) {
+  if (ProductMacs(model.graph()) > kMaxRunMacs) return;
   std::vector<Tensor> inputs;
   uint64_t bytes = 0;
   for (const TensorInfo& input : model.inputs()) {

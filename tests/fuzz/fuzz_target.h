@@ -28,7 +28,9 @@ const Options& SmallRunOptions();
 void NoteRefusal(const Error& error);
 
 // Runs the model once on zero-filled inputs, unknown dims taken as 1; skips
-// models whose inputs are strings. Errors the run reports are ge::Error.
+// models whose inputs are strings or over 16 MiB, and those whose
+// convolutions and products at static shapes would do over 2^33
+// multiply-adds. Errors the run reports are ge::Error.
 void RunOnZeros(const CompiledModel& model);
 
 }  // namespace ge::fuzz
