@@ -4,7 +4,7 @@
 // runs it beside ONNX Runtime.
 //
 //   build/default/benchmarks/ge_decode_benchmark MODEL.onnx [--prompt N] [--tokens N] [--threads N] [--bind]
-//                                                [--profile] [--json]
+//                                                [--option KEY=VALUE]... [--profile] [--json]
 //
 // The model's contract (benchmarks/export_decoder.py writes one): one int64
 // input of token ids [1, sequence]; float cache inputs whose one unknown dim
@@ -17,7 +17,8 @@
 // another runtime's can be compared. --bind runs through ge::IoBinding with
 // the caches bound to the caller's buffers: two per cache, of the longest
 // length, viewed at each step's shape; a step reads one and ge writes the
-// next cache into the other. --profile adds where the last step's
+// next cache into the other. --option compiles with a ge option
+// (docs/options.md), e.g. ge.exec.dynamicPackWeights=1. --profile adds where the last step's
 // time went: by op type, and the share outside the kernels (inference,
 // kernel lookup, buffers).
 #include <sys/resource.h>
@@ -82,11 +83,12 @@ struct Arguments {
   bool json = false;
   bool profile = false;
   bool bind = false;
+  ge::Options options;
 };
 
 [[noreturn]] void Usage(const char* message) {
   std::fprintf(stderr, "ge_decode_benchmark: %s\nusage: ge_decode_benchmark MODEL.onnx [--prompt N] [--tokens N] "
-                       "[--threads N] [--bind] [--profile] [--json]\n", message);
+                       "[--threads N] [--bind] [--option KEY=VALUE]... [--profile] [--json]\n", message);
   std::exit(2);
 }
 
@@ -106,7 +108,14 @@ Arguments Parse(int argc, char** argv) {
     else if (arg == "--json") args.json = true;
     else if (arg == "--profile") args.profile = true;
     else if (arg == "--bind") args.bind = true;
-    else if (arg.rfind("--", 0) == 0) Usage(("unknown option " + arg + " (valid: --prompt, --tokens, --threads, --bind, --profile, --json)").c_str());
+    else if (arg == "--option") {
+      if (i + 1 >= argc) Usage("--option needs KEY=VALUE");
+      const std::string option = argv[++i];
+      const size_t equals = option.find('=');
+      if (equals == std::string::npos) Usage(("--option " + option + " is not KEY=VALUE").c_str());
+      args.options[option.substr(0, equals)] = option.substr(equals + 1);
+    }
+    else if (arg.rfind("--", 0) == 0) Usage(("unknown option " + arg + " (valid: --prompt, --tokens, --threads, --bind, --option, --profile, --json)").c_str());
     else args.model = arg;
   }
   if (args.model.empty()) Usage("no model given");
@@ -163,8 +172,9 @@ int main(int argc, char** argv) {
   getrusage(RUSAGE_SELF, &usage);
   const double baseline_mb = static_cast<double>(usage.ru_maxrss) / 1024;  // the process before the model
   try {
-    auto model = ge::CompiledModel::Compile(ge::ImportOnnxFile(args.model),
-                                            {{"ge.exec.intraOpThreads", std::to_string(args.threads)}});
+    ge::Options options = args.options;
+    options["ge.exec.intraOpThreads"] = std::to_string(args.threads);
+    auto model = ge::CompiledModel::Compile(ge::ImportOnnxFile(args.model), options);
     const std::vector<ge::TensorInfo>& inputs = model->inputs();
     std::vector<ge::Tensor> feed(inputs.size());
     size_t ids = inputs.size();

@@ -45,6 +45,7 @@ struct RuntimeOptions {
   size_t async_workers = DefaultRunConcurrency();         // ge.exec.asyncWorkers; >= 1
   size_t dynamic_plan_cache_bytes = size_t{256} << 20;    // ge.exec.dynamicPlanCacheBytes; 0 = off
   size_t dynamic_plan_after_runs = 2;                    // ge.exec.dynamicPlanAfterRuns; >= 1
+  bool dynamic_pack_weights = false;                     // ge.exec.dynamicPackWeights
   // The most bytes one tensor may claim; checked at compile time (tensor_size_cap.h).
   size_t max_tensor_bytes = size_t{64} << 30;             // ge.maxTensorBytes; >= 1
   // CPU default: one stream, since intra-op threads use the cores better
@@ -63,7 +64,9 @@ RuntimeOptions ParseOptions(const Options& options);
 // Options that may still change when a compiled model is loaded (they do not
 // affect the plan): ge.exec.intraOpThreads and the run-concurrency and
 // plan-cache settings (ge.exec.maxArenas, ge.exec.asyncWorkers,
-// ge.exec.dynamicPlanCacheBytes, ge.exec.dynamicPlanAfterRuns). Throws kInvalidArgument naming any
+// ge.exec.dynamicPlanCacheBytes, ge.exec.dynamicPlanAfterRuns), and how a
+// dynamic model's node-by-node kernels treat weights (ge.exec.dynamicPackWeights).
+// Throws kInvalidArgument naming any
 // other key and listing the allowed ones.
 void CheckLoadOptions(const Options& options);
 

@@ -126,14 +126,17 @@ TEST_CASE("the run-shaped products of dynamic models: few rows, sgemm and a cons
                   false, rng, /*shapes_at_run=*/true);
       CheckMatMul("MatMulV2", {16, 2}, tb ? Shape{9, 16} : Shape{16, 9}, true, tb, with_bias, false, rng,
                   /*shapes_at_run=*/true);
-      // A constant weight, packed.
-      CheckMatMul("MatMulV2", {3, 40}, tb ? Shape{24, 40} : Shape{40, 24}, false, tb, with_bias, true, rng,
-                  /*shapes_at_run=*/true);
+      // A constant weight read where it is: once (3 rows), by sgemm (7).
+      for (int64_t rows : {3, 7}) {
+        CheckMatMul("MatMulV2", {rows, 40}, tb ? Shape{24, 40} : Shape{40, 24}, false, tb, with_bias, true, rng,
+                    /*shapes_at_run=*/true);
+      }
     }
   }
 }
 
-// A MatMulV2 node of x [rows, K] times the constant w, whose kernel takes its shapes at run time.
+// A MatMulV2 node of x [rows, K] times the constant w, whose kernel takes its shapes at run time and packs w
+// (ge.exec.dynamicPackWeights).
 Node* AddWeightProduct(Graph& g, int64_t rows, const Tensor& w, bool transposed) {
   const int64_t k = w.shape().dim(transposed ? 1 : 0), n = w.shape().dim(transposed ? 0 : 1);
   Node* node = g.AddNode("MatMulV2", "fc", {g.AddInput("x", DataType::kFloat, {rows, k}), g.AddConstant("w", w)});
@@ -141,11 +144,12 @@ Node* AddWeightProduct(Graph& g, int64_t rows, const Tensor& w, bool transposed)
   node->attrs().Set("transpose_x2", transposed);
   node->attrs().Set("offset_x", int64_t{0});
   node->attrs().Set(kShapesAtRunAttr, true);
+  node->attrs().Set(kPackWeightsAttr, true);
   SetOutput(node, 0, DataType::kFloat, {rows, n});
   return node;
 }
 
-TEST_CASE("a constant weight at many row counts: one kernel, one packed copy shared with other kernels",
+TEST_CASE("a packed constant weight at many row counts: one kernel, one packed copy shared with other kernels",
           "[device][matmul]") {
   std::mt19937 rng(23);
   for (bool transposed : {false, true}) {

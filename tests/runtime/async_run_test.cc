@@ -263,6 +263,8 @@ TEST_CASE("async: run-concurrency options are validated", "[async][options]") {
     CHECK(compile("ge.exec.dynamicPlanAfterRuns", bad) == ErrorCode::kInvalidArgument);
   }
   CHECK(compile("ge.exec.dynamicPlanAfterRuns", "1") == ErrorCode::kOk);
+  for (const char* bad : {"2", "yes", ""}) CHECK(compile("ge.exec.dynamicPackWeights", bad) == ErrorCode::kInvalidArgument);
+  CHECK(compile("ge.exec.dynamicPackWeights", "1") == ErrorCode::kOk);
   CHECK(ge::test::ErrorCodeOf([] { ge::Session session(ge::Options{{"ge.exec.asyncWorkers", "0"}}); }) == ErrorCode::kInvalidArgument);
   try {
     ge::CompiledModel::Compile(ge::test::MlpModel().Build(), {{"ge.exec.maxArenas", "many"}});

@@ -3,7 +3,8 @@
 // is compiled. After the first runs, no kernel is built (Concat, Transpose,
 // the attention matmuls, Div and Softmax take their shapes at run time) and
 // the frame's buffer pool allocates only when a tensor outgrows its size
-// class. Results match a float64 reference at every step.
+// class. Results match a float64 reference at every step, with the weights
+// read where they are or packed (ge.exec.dynamicPackWeights).
 #include <catch2/catch.hpp>
 
 #include "attention_cache_model.h"
@@ -37,8 +38,12 @@ double MaxRelative(const Tensor& got, const Tensor& expected) {
 
 TEST_CASE("kv cache: decoding 64 tokens builds no kernel after the first steps and matches float64",
           "[dynamic][kv_cache]") {
+  // The projections read their weights where they are, or (ge.exec.dynamicPackWeights) a packed copy.
+  const bool pack_weights = GENERATE(false, true);
+  INFO("ge.exec.dynamicPackWeights " << pack_weights);
   AttentionCacheModel attention;
-  auto model = ge::CompiledModel::Compile(attention.Build());
+  auto model = ge::CompiledModel::Compile(attention.Build(),
+                                          {{"ge.exec.dynamicPackWeights", pack_weights ? "1" : "0"}});
   const ge::runtime::DynamicExecutor& executor = ExecutorOf(*model);
   // Prefill: 5 tokens on an empty cache (zero-size past tensors).
   Tensor past_k(DataType::kFloat, {1, 0, AttentionCacheModel::kDim});

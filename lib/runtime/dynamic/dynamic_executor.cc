@@ -120,15 +120,16 @@ void RememberInference(FrameInference& memo, const RunFrame& frame, const std::v
 }
 
 // The node alone with the run's shapes, marked for a kernel that takes its
-// shapes at run time where one exists (graph/shapes_at_run.h): Const inputs
-// stay constants (a kernel may pack weights from them), every other input
-// becomes a graph input.
+// shapes at run time where one exists, and that packs its weights when
+// `pack_weights` (graph/shapes_at_run.h): Const inputs stay constants (a
+// kernel may pack weights from them), every other input becomes a graph input.
 std::unique_ptr<Graph> IsolateNode(const Node& node, const RunFrame& frame, const std::vector<int>& inputs,
-                                   const std::vector<int>& outputs) {
+                                   const std::vector<int>& outputs, bool pack_weights) {
   auto graph = std::make_unique<Graph>(node.name());
   Node* copy = graph->AddNode(node.op_type(), node.name(), {}, node.num_outputs());
   copy->attrs() = node.attrs();
   copy->attrs().Set(kShapesAtRunAttr, true);  // the kernel serves other shapes too
+  if (pack_weights) copy->attrs().Set(kPackWeightsAttr, true);
   for (size_t i = 0; i < node.num_inputs(); ++i) {
     const Value* input = node.input(i);
     Value* source = nullptr;
@@ -330,7 +331,7 @@ const ShapedKernel& DynamicExecutor::KernelFor(size_t step_index, RunFrame& fram
     // Built outside the cache's lock: two runs may build the same kernel,
     // and the second one's is dropped.
     auto built = std::make_shared<ShapedKernel>();
-    built->graph = IsolateNode(*step.node, frame, step.inputs, step.outputs);
+    built->graph = IsolateNode(*step.node, frame, step.inputs, step.outputs, impl_.settings.dynamic_pack_weights);
     built->node = built->graph->FindNode(step.node->name());
     built->kernel = SelectKernel(device_, *built->node).kernel;
     ++kernels_built_;

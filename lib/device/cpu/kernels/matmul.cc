@@ -12,6 +12,7 @@
 #include <concepts>
 #include <type_traits>
 
+#include <omp.h>
 
 #include <fmt/core.h>
 
@@ -22,6 +23,7 @@
 #include "device/cpu/kernels/few_rows_product.h"
 #include "device/cpu/kernels/kernel_utils.h"
 #include "device/cpu/kernels/packed_rows_product.h"
+#include "device/cpu/kernels/weight_tiled_matmul.h"
 #include "graph/shape_inference_utils.h"
 #include "graph/shapes_at_run.h"
 
@@ -323,32 +325,61 @@ class RunShapedMatMulKernel final : public Kernel {
   bool transpose_a_, transpose_b_, has_bias_;
 };
 
-// A constant [K, N] weight (a linear layer) times x with any number of rows:
-// oneDNN's primitives per row count over one packed copy of the weight, which
-// the model's plans share (PackedRowsProduct). Even one row (a decoder's
-// token) is faster that way than reading the weight where it is.
+// A constant [K, N] weight (a linear layer) times x with any number of rows.
+// By default the weight is read where it is, so a dynamic model holds no
+// packed copy of its own: few rows (a decoder's tokens) through
+// WeightTiledMatMul's direct path, which reads W once, more through oneDNN's
+// sgemm. With ge.exec.dynamicPackWeights (PacksWeightsAtRun), every row count
+// multiplies one packed copy of W, shared with the model's plans
+// (PackedRowsProduct), and W itself is no longer read.
 class WeightRowsMatMulKernel final : public Kernel {
  public:
   WeightRowsMatMulKernel(const Node& node, int64_t k, int64_t n, bool transposed_weight)
       : label_(node.Describe()),
         k_(k),
+        n_(n),
+        transposed_weight_(transposed_weight),
         has_bias_(HasInput(node, 2)),
-        product_(*node.input(1)->constant(), k, n, transposed_weight, has_bias_) {}
+        threads_(omp_get_max_threads()) {
+    if (PacksWeightsAtRun(node)) packed_.emplace(*node.input(1)->constant(), k, n, transposed_weight, has_bias_);
+  }
 
   bool TakesShapesAtRun() const override { return true; }
-  std::vector<PackedInput> PackedInputs() const override { return product_.PackedInputs(); }
+  size_t WorkspaceBytes() const override { return packed_ ? 0 : WeightTileWorkspaceBytes(k_, threads_); }
+  std::vector<PackedInput> PackedInputs() const override {
+    return packed_ ? packed_->PackedInputs() : std::vector<PackedInput>{};
+  }
 
   void Run(const KernelContext& ctx) const override {
     const int64_t rows = ctx.inputs[0].num_elements() / k_;
-    product_.Run(label_, ctx.inputs[0].as<const float>(), rows, has_bias_ ? ctx.inputs[2].as<const float>() : nullptr,
-                 ctx.outputs[0].as<float>());
+    const auto* x = ctx.inputs[0].as<const float>();
+    const float* bias = has_bias_ ? ctx.inputs[2].as<const float>() : nullptr;
+    auto* y = ctx.outputs[0].as<float>();
+    if (packed_) return packed_->Run(label_, x, rows, bias, y);
+    if (rows > kReadOnceRows) {
+      return SgemmWithBias(label_, /*transpose_a=*/false, transposed_weight_, rows, n_, k_, x,
+                           ctx.inputs[1].as<const float>(), bias, y);
+    }
+    TiledWeight w;
+    w.data = ctx.inputs[1].data;
+    w.dtype = DataType::kFloat;
+    w.k = k_;
+    w.n = n_;
+    w.transposed = transposed_weight_;
+    WeightTiledMatMul(label_, x, rows, w, bias, TileActivation::kNone, y, ctx.workspace, threads_);
   }
 
  private:
+  // Up to this many rows reading W once bounds the product (a decoder's
+  // tokens); beyond, the arithmetic does, and oneDNN's sgemm (which blocks
+  // for registers and caches) multiplies W where it is.
+  static constexpr int64_t kReadOnceRows = 4;
+
   std::string label_;
-  int64_t k_;
-  bool has_bias_;
-  PackedRowsProduct product_;
+  int64_t k_, n_;
+  bool transposed_weight_, has_bias_;
+  int threads_;
+  std::optional<PackedRowsProduct> packed_;
 };
 
 // The kernel of a dynamic model's float32 product (graph/shapes_at_run.h), or

@@ -3,8 +3,8 @@
 // bring them, all reading one copy of W packed in the layout oneDNN prefers.
 // oneDNN packs a [K, N] weight the same way whatever M is, and PackConstant
 // shares that copy with every other kernel packing the same constant (the
-// static plans of a dynamic model), so a dynamic model's node-by-node runs
-// multiply as fast as its plans without a second copy of the weights.
+// static plans of a dynamic model). A dynamic model's node-by-node runs use
+// it with ge.exec.dynamicPackWeights=1 (graph/shapes_at_run.h).
 #pragma once
 
 #include <cstdint>
