@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,20 @@ class Device {
   // the compiler runs them in PassStage::kDevice on the graphs compiled for
   // this device. None by default.
   virtual std::vector<std::unique_ptr<Pass>> RewritePasses() const { return {}; }
+  // A constant weight that the kernels of its uses read only in one packed
+  // layout at every shape, packed into it (`bytes`: the constant's dtype and
+  // shape over the packed bytes; `layout`: what PrepackedWeights names it);
+  // nullopt when some use would read the weight itself. A dynamic model keeps
+  // such weights only packed under ge.exec.releasePackedConstants. None by default.
+  struct PackedWeight {
+    Tensor bytes;
+    std::string layout;
+    size_t packed_bytes = 0;  // the layout's size, at least bytes.nbytes()
+  };
+  virtual std::optional<PackedWeight> PackForEveryShape(const Value& weight) const {
+    (void)weight;
+    return std::nullopt;
+  }
 };
 
 // The CPU device, created on first use.

@@ -19,6 +19,16 @@ const void* PrepackedWeights::Find(const void* original, std::string_view layout
   return nullptr;
 }
 
+void PrepackedWeights::OfferStored(const void* data, std::string layout, size_t bytes) {
+  Offer(data, layout, data, bytes);
+  stored_[data] = std::move(layout);
+}
+
+const std::string* PrepackedWeights::StoredLayout(const void* data) const {
+  auto it = stored_.find(data);
+  return it != stored_.end() ? &it->second : nullptr;
+}
+
 ScopedPrepackedWeights::ScopedPrepackedWeights(const PrepackedWeights& weights) : previous_(offered) {
   offered = &weights;
 }

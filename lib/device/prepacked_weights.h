@@ -1,5 +1,5 @@
-// Constant inputs packed by an earlier build (stored in a .gem file), offered
-// to the kernels built on this thread: a kernel that wants the same layout of
+// Constant inputs packed by an earlier build (stored in a .gem file, or packed
+// when a dynamic model was compiled), offered to the kernels built on this thread: a kernel that wants the same layout of
 // the same constant uses the packed bytes in place instead of re-laying them
 // out, so loading a model does not redo its weight reorders. A kernel that
 // wants another layout (another CPU, another library version) packs as usual.
@@ -20,6 +20,13 @@ class PrepackedWeights {
   const void* Find(const void* original, std::string_view layout, size_t bytes) const;
   bool empty() const { return entries_.empty(); }
 
+  // `data` is a constant kept only in `layout` (`bytes` long), its plain
+  // bytes freed (ge.exec.releasePackedConstants on a dynamic model): a kernel
+  // wanting that layout uses it in place, one wanting another reorders from it.
+  void OfferStored(const void* data, std::string layout, size_t bytes);
+  // The layout `data` is stored in, when it was offered so, else nullptr.
+  const std::string* StoredLayout(const void* data) const;
+
  private:
   struct Entry {
     std::string layout;
@@ -27,6 +34,7 @@ class PrepackedWeights {
     size_t bytes;
   };
   std::unordered_multimap<const void*, Entry> entries_;
+  std::unordered_map<const void*, std::string> stored_;
 };
 
 // Offers `weights` to the kernels built on this thread while it lives.

@@ -12,6 +12,7 @@
 #include "device/kernel.h"
 #include "ge/compiled_model.h"
 #include "device/device.h"
+#include "device/prepacked_weights.h"
 #include "runtime/execute/arena_pool.h"
 #include "runtime/execute/device_constants.h"
 #include "runtime/options.h"
@@ -96,6 +97,9 @@ struct CompiledModel::Impl {
   // Constants whose bytes were freed once their kernels had packed them
   // (ge.exec.releasePackedConstants); such a model cannot be saved.
   size_t released_constants = 0;
+  // A dynamic model's weights kept only packed (packed_weights.h), offered to
+  // every kernel it builds later; null when it keeps none.
+  std::shared_ptr<const device::PrepackedWeights> kept_packed;
   // Built last, once memory.arena_bytes is known.
   std::unique_ptr<runtime::ArenaPool> arenas;
   // The constants in device memory, for a device that does not share the host's.

@@ -38,12 +38,15 @@ double MaxRelative(const Tensor& got, const Tensor& expected) {
 
 TEST_CASE("kv cache: decoding 64 tokens builds no kernel after the first steps and matches float64",
           "[dynamic][kv_cache]") {
-  // The projections read their weights where they are, or (ge.exec.dynamicPackWeights) a packed copy.
-  const bool pack_weights = GENERATE(false, true);
-  INFO("ge.exec.dynamicPackWeights " << pack_weights);
+  // The projections read their weights where they are, or a packed copy
+  // (ge.exec.dynamicPackWeights), or only a packed copy (ge.exec.releasePackedConstants).
+  const std::string packing = GENERATE(as<std::string>{}, "", "ge.exec.dynamicPackWeights",
+                                       "ge.exec.releasePackedConstants");
+  INFO("packing " << packing);
   AttentionCacheModel attention;
-  auto model = ge::CompiledModel::Compile(attention.Build(),
-                                          {{"ge.exec.dynamicPackWeights", pack_weights ? "1" : "0"}});
+  ge::Options options;
+  if (!packing.empty()) options[packing] = "1";
+  auto model = ge::CompiledModel::Compile(attention.Build(), options);
   const ge::runtime::DynamicExecutor& executor = ExecutorOf(*model);
   // Prefill: 5 tokens on an empty cache (zero-size past tensors).
   Tensor past_k(DataType::kFloat, {1, 0, AttentionCacheModel::kDim});

@@ -155,6 +155,31 @@ TEST_CASE("dynamic plans: 1000 runs at varying shapes stay within the byte cap",
   CHECK(plans.hits() + plans.misses() == 1000);
 }
 
+TEST_CASE("dynamic plans: weights kept only packed serve node-by-node runs and plans alike; no save",
+          "[dynamic][plans]") {
+  // ge.exec.releasePackedConstants on a dynamic model: its product's weight
+  // is packed when compiling and the plain bytes freed (packed_weights.h).
+  SequenceModel sequence;
+  auto model = ge::CompiledModel::Compile(sequence.Build(), {{"ge.exec.releasePackedConstants", "1"}});
+  const ge::runtime::DynamicExecutor& executor = ExecutorOf(*model);
+  const ge::Value* weight = model->graph().FindNode("w")->output(0);
+  CHECK(weight->constant()->shape() == weight->shape());  // the dtype and shape stay the weight's
+  double worst = 0;
+  for (int run = 0; run < 120; ++run) {
+    // Shapes that come back (planned from their second run) among ones that do not (node by node).
+    const int64_t batch = run % 3 == 0 ? 2 : 1 + run % 5;
+    const int64_t length = run % 3 == 0 ? 5 : 1 + (run * 7) % 23;
+    Tensor x = SequenceModel::Input(batch, length, static_cast<uint32_t>(run));
+    worst = std::max(worst, ge::test::MaxAbsDiff(model->Run({x})[0], sequence.Reference(x)));
+  }
+  CHECK(worst < 1e-5);
+  const ge::RunStats stats = model->run_stats();
+  CHECK(stats.planned_runs > 30);
+  CHECK(stats.node_by_node_runs > 30);
+  CHECK(executor.plans().size() > 1);
+  CHECK(ge::test::ErrorCodeOf([&] { model->Save("/dev/null"); }) == ge::ErrorCode::kUnsupported);
+}
+
 TEST_CASE("dynamic plans: the static head before a NonZero is planned, the rest runs node by node",
           "[dynamic][plans]") {
   // y = Relu(x * 2 - 1), z = Sigmoid(y); NonZero(y) depends on data.

@@ -14,6 +14,7 @@
 #include <fmt/core.h>
 
 #include "device/cpu/kernels/cpu_kernels.h"
+#include "device/cpu/kernels/packed_rows_product.h"
 #include "device/cpu/passes/cpu_rewrite_passes.h"
 #include "device/device.h"
 #include "ge/error.h"
@@ -116,6 +117,9 @@ class CpuDeviceImpl final : public Device {
 
   const KernelRegistry& kernels() const override { return kernels_; }
   std::vector<std::unique_ptr<Pass>> RewritePasses() const override { return cpu::CpuRewritePasses(); }
+  std::optional<PackedWeight> PackForEveryShape(const Value& weight) const override {
+    return cpu::PackProductWeight(weight);
+  }
   void AddKernel(KernelDef def) { kernels_.Register(std::move(def)); }
 
  private:

@@ -20,6 +20,7 @@
 #include "runtime/compile/kernel_selection.h"
 #include "runtime/compile/model_layout.h"
 #include "runtime/compile/packed_constants.h"
+#include "runtime/compile/packed_weights.h"
 #include "runtime/compile/storage_plan.h"
 #include "runtime/compile/stream_assignment.h"
 #include "runtime/execute/stream_workers.h"
@@ -91,6 +92,7 @@ std::vector<std::string> KernelImplModes(const device::Device& device, const Nod
 }  // namespace
 
 void MakeDynamic(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes) {
+  if (impl.settings.release_packed_constants) KeepWeightsOnlyPacked(impl, device);
   NumberValues(impl, device, std::move(nodes));
   impl.memory = MemorySummary{};
   for (const Tensor& constant : impl.constants) impl.memory.const_bytes += constant.nbytes();

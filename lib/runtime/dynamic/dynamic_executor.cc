@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "device/prepacked_weights.h"
 #include "ge/error.h"
 #include "graph/byte_size.h"
 #include "graph/op_schema.h"
@@ -261,12 +262,17 @@ std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<
   }
   Options options = impl_.options;
   options.erase("ge.dumpGraphDir");  // dumped once, when the model was compiled
+  // The plan's kernels read the weights this model keeps only packed.
+  std::optional<device::ScopedPrepackedWeights> offer;
+  if (impl_.kept_packed) offer.emplace(*impl_.kept_packed);
   std::unique_ptr<CompiledModel::Impl> compiled = CompileGraph(std::move(graph), options);
   plans_compiled_.fetch_add(1, std::memory_order_relaxed);
   if (compiled->dynamic) {
     // Some shape depends on data: the static head is planned inside a model
-    // that runs the rest node by node, and plans nothing of its own.
-    std::unique_ptr<Graph> split = SplitStaticHead(*compiled->graph);
+    // that runs the rest node by node, and plans nothing of its own. Not
+    // with weights kept only packed: that model would build its kernels
+    // later, without this model's offer.
+    std::unique_ptr<Graph> split = impl_.kept_packed ? nullptr : SplitStaticHead(*compiled->graph);
     if (!split) {
       plannable_ = false;
       return nullptr;
@@ -331,8 +337,12 @@ const ShapedKernel& DynamicExecutor::KernelFor(size_t step_index, RunFrame& fram
     // Built outside the cache's lock: two runs may build the same kernel,
     // and the second one's is dropped.
     auto built = std::make_shared<ShapedKernel>();
-    built->graph = IsolateNode(*step.node, frame, step.inputs, step.outputs, impl_.settings.dynamic_pack_weights);
+    // Weights kept only packed must be packed by every kernel that reads them.
+    built->graph = IsolateNode(*step.node, frame, step.inputs, step.outputs,
+                               impl_.settings.dynamic_pack_weights || impl_.kept_packed != nullptr);
     built->node = built->graph->FindNode(step.node->name());
+    std::optional<device::ScopedPrepackedWeights> offer;
+    if (impl_.kept_packed) offer.emplace(*impl_.kept_packed);
     built->kernel = SelectKernel(device_, *built->node).kernel;
     ++kernels_built_;
     const bool any_shape = built->kernel->TakesShapesAtRun();

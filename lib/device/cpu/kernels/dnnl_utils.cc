@@ -124,6 +124,13 @@ std::string LayoutName(const dnnl::memory::desc& desc) {
   return std::string(reinterpret_cast<const char*>(&desc.data), sizeof(desc.data));
 }
 
+dnnl::memory::desc DescOfLayout(const std::string& layout) {
+  dnnl_memory_desc_t desc;
+  if (layout.size() != sizeof(desc)) throw Error(ErrorCode::kInternal, "a packed layout's name has the wrong size");
+  std::memcpy(&desc, layout.data(), sizeof(desc));
+  return dnnl::memory::desc(desc);
+}
+
 Kernel::PackedInput DescribePacked(size_t input, const dnnl::memory& packed) {
   const dnnl::memory::desc desc = packed.get_desc();
   return {input, LayoutName(desc), packed.get_data_handle(), desc.get_size()};
@@ -136,20 +143,25 @@ PackedConstant PackConstant(const Tensor& tensor, const dnnl::memory::desc& user
 
 PackedConstant PackConstant(const Tensor& tensor, const void* user_data, const dnnl::memory::desc& user_desc,
                             const dnnl::memory::desc& packed_desc) {
+  dnnl::memory::desc from = user_desc;
   if (const device::PrepackedWeights* offered = device::OfferedPrepackedWeights()) {
     if (const void* packed = offered->Find(tensor.data(), LayoutName(packed_desc), packed_desc.get_size())) {
       return {dnnl::memory(packed_desc, CpuEngine(), const_cast<void*>(packed)), nullptr};
     }
+    // Kept only packed in another layout: reordered from there.
+    if (const std::string* stored = offered->StoredLayout(tensor.data()); stored != nullptr && user_data == tensor.data()) {
+      from = DescOfLayout(*stored);
+    }
   }
-  const PackingKey key{user_data, user_desc.get_size(), BytesHash(user_data, user_desc.get_size()),
-                       LayoutName(user_desc), LayoutName(packed_desc)};
+  const PackingKey key{user_data, from.get_size(), BytesHash(user_data, from.get_size()), LayoutName(from),
+                       LayoutName(packed_desc)};
   if (std::shared_ptr<const Tensor> shared = SharedPackings().Find(key)) {
     return {WrapBuffer(packed_desc, shared->data()), std::move(shared)};
   }
   auto storage = std::make_shared<const Tensor>(DataType::kUInt8, Shape{static_cast<int64_t>(packed_desc.get_size())});
   AdviseHugePages(const_cast<void*>(storage->data()), packed_desc.get_size());
   dnnl::memory packed = WrapBuffer(packed_desc, storage->data());
-  dnnl::memory user = WrapBuffer(user_desc, user_data);
+  dnnl::memory user = WrapBuffer(from, user_data);
   dnnl::stream stream(CpuEngine());
   dnnl::reorder(user, packed).execute(stream, user, packed);
   stream.wait();

@@ -59,6 +59,8 @@ PackedConstant PackConstant(const Tensor& tensor, const void* user_data, const d
 // oneDNN fills completely (dims, blocking, padding), so equal names mean the
 // same layout on this build of the library.
 std::string LayoutName(const dnnl::memory::desc& desc);
+// The descriptor a LayoutName names.
+dnnl::memory::desc DescOfLayout(const std::string& layout);
 
 // The Kernel::PackedInput of a constant input packed by PackConstant.
 Kernel::PackedInput DescribePacked(size_t input, const dnnl::memory& packed);

@@ -5,6 +5,9 @@
 
 #include <fmt/core.h>
 
+#include "device/cpu/kernels/kernel_utils.h"
+#include "device/prepacked_weights.h"
+
 namespace ge::device::cpu {
 
 // The primitive for one row count. Its scratchpad is oneDNN's own (library
@@ -22,7 +25,13 @@ PackedRowsProduct::PackedRowsProduct(Tensor weight, int64_t k, int64_t n, bool t
       k_(k),
       n_(n),
       has_bias_(has_bias),
-      user_weight_(F32Desc({k, n}, transposed ? dnnl::memory::dims{1, k} : dnnl::memory::dims{n, 1})) {}
+      user_weight_(F32Desc({k, n}, transposed ? dnnl::memory::dims{1, k} : dnnl::memory::dims{n, 1})) {
+  // A weight its model keeps only packed (runtime/compile/packed_weights.h)
+  // is offered while the kernel is built; its bytes are in that layout.
+  if (const PrepackedWeights* offered = OfferedPrepackedWeights()) {
+    if (const std::string* stored = offered->StoredLayout(weight_.data())) user_weight_ = DescOfLayout(*stored);
+  }
+}
 
 std::shared_ptr<const PackedRowsProduct::AtRows> PackedRowsProduct::PrimitiveFor(int64_t rows) const {
   std::lock_guard lock(mutex_);
@@ -41,11 +50,17 @@ std::shared_ptr<const PackedRowsProduct::AtRows> PackedRowsProduct::PrimitiveFor
   made->primitive = dnnl::matmul(pd);
   // The row counts share one packed copy while their primitives want the
   // same layout (as oneDNN's float32 kernels do); another layout packs anew.
+  // A weight already in the wanted layout is read where it is.
   const auto same_layout = std::find_if(by_rows_.begin(), by_rows_.end(), [&](const auto& other) {
     return other->weight.memory.get_desc() == pd.weights_desc();
   });
-  made->weight = same_layout != by_rows_.end() ? (*same_layout)->weight
-                                               : PackConstant(weight_, user_weight_, pd.weights_desc());
+  if (same_layout != by_rows_.end()) {
+    made->weight = (*same_layout)->weight;
+  } else if (pd.weights_desc() == user_weight_) {
+    made->weight = PackedConstant{WrapBuffer(user_weight_, weight_.data()), nullptr};
+  } else {
+    made->weight = PackConstant(weight_, user_weight_, pd.weights_desc());
+  }
   if (by_rows_.size() == kKeptRowCounts) by_rows_.erase(by_rows_.begin());
   by_rows_.push_back(made);
   return made;
@@ -71,8 +86,61 @@ void PackedRowsProduct::Run(const std::string& node_label, const float* x, int64
 
 std::vector<Kernel::PackedInput> PackedRowsProduct::PackedInputs() const {
   std::lock_guard lock(mutex_);
-  if (by_rows_.empty()) return {};
+  // A weight read where it is was not re-laid out.
+  if (by_rows_.empty() || by_rows_.back()->weight.memory.get_data_handle() == weight_.data()) return {};
   return {DescribePacked(1, by_rows_.back()->weight.memory)};
+}
+
+namespace {
+
+bool Flag(const Node& node, const std::string& name) { return node.attrs().Has(name) && node.attrs().GetBool(name); }
+
+// Whether the kernel of `use` reads its weight only through PackConstant in
+// oneDNN's layout (matmul.cc): the float32 products, but for a transposed x1
+// (the read-once and sgemm paths are not taken once a model packs its
+// weights) and the bfloat16 products, which convert the weight themselves.
+bool ReadsOnlyPacked(const Use& use, std::optional<bool>& transposed) {
+  const Node& node = *use.node;
+  const bool v2 = node.op_type() == "MatMulV2";
+  if ((!v2 && node.op_type() != "BatchMatMulV2") || use.input_index != 1 || HasInput(node, 3)) return false;
+  if (node.attrs().Has("offset_x") && node.attrs().GetInt("offset_x") != 0) return false;
+  if (Flag(node, v2 ? "transpose_x1" : "adj_x1") || node.input(0) == nullptr) return false;
+  if (node.input(0)->dtype() != DataType::kFloat || WantsReducedPrecisionProducts(node)) return false;
+  const bool this_one = Flag(node, v2 ? "transpose_x2" : "adj_x2");
+  if (transposed && *transposed != this_one) return false;
+  transposed = this_one;
+  return true;
+}
+
+}  // namespace
+
+std::optional<Device::PackedWeight> PackProductWeight(const Value& weight) {
+  const Tensor* tensor = weight.constant();
+  if (tensor == nullptr || tensor->dtype() != DataType::kFloat || tensor->shape().rank() != 2 ||
+      tensor->num_elements() == 0 || weight.uses().empty()) {
+    return std::nullopt;
+  }
+  std::optional<bool> transposed;
+  for (const Use& use : weight.uses()) {
+    if (!ReadsOnlyPacked(use, transposed)) return std::nullopt;
+  }
+  const int64_t k = tensor->shape().dim(*transposed ? 1 : 0), n = tensor->shape().dim(*transposed ? 0 : 1);
+  // The layout oneDNN's products want for this weight; the same at every
+  // row count for its float32 kernels (a product at another layout reorders
+  // from this one).
+  constexpr int64_t kRows = 16;
+  const dnnl::memory::desc x = F32Desc({kRows, k}, dnnl::memory::dims{k, 1});
+  const dnnl::memory::desc y = F32Desc({kRows, n}, dnnl::memory::dims{n, 1});
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, F32Desc({k, n}, dnnl::memory::format_tag::any), y),
+                                        CpuEngine());
+  const dnnl::memory::desc user = F32Desc({k, n}, *transposed ? dnnl::memory::dims{1, k} : dnnl::memory::dims{n, 1});
+  // The packed bytes stand for the weight's dtype and shape: never fewer.
+  if (pd.weights_desc().get_size() < static_cast<size_t>(tensor->nbytes())) return std::nullopt;
+  PackedConstant packed = PackConstant(*tensor, user, pd.weights_desc());
+  if (!packed.storage) return std::nullopt;  // offered in place: kept packed already
+  const void* data = packed.storage->data();
+  return Device::PackedWeight{Tensor::View(DataType::kFloat, tensor->shape(), data, std::move(packed.storage)),
+                              LayoutName(pd.weights_desc()), pd.weights_desc().get_size()};
 }
 
 }  // namespace ge::device::cpu

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "device/cpu/kernels/dnnl_utils.h"
+#include "device/device.h"
 #include "ge/tensor.h"
 
 namespace ge::device::cpu {
@@ -45,5 +46,11 @@ class PackedRowsProduct {
   mutable std::mutex mutex_;
   mutable std::vector<std::shared_ptr<const AtRows>> by_rows_;
 };
+
+// Device::PackForEveryShape on the CPU: a 2-D float32 weight every use of
+// which is the weight of a float32 MatMulV2 or BatchMatMulV2 (x1 not
+// transposed, no reduced precision), packed once as those kernels want it at
+// every row count (PackedRowsProduct; the plans' MatMul kernels).
+std::optional<Device::PackedWeight> PackProductWeight(const Value& weight);
 
 }  // namespace ge::device::cpu

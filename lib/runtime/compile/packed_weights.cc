@@ -1,0 +1,32 @@
+#include "runtime/compile/packed_weights.h"
+
+#include <malloc.h>
+
+#include <memory>
+
+namespace ge::runtime {
+
+void KeepWeightsOnlyPacked(CompiledModel::Impl& impl, const device::Device& device) {
+  if (device::OfferedPrepackedWeights() != nullptr) return;
+  auto kept = std::make_shared<device::PrepackedWeights>();
+  size_t count = 0;
+  for (Node* node : impl.graph->nodes()) {
+    if (node->op_type() != "Const") continue;
+    std::optional<device::Device::PackedWeight> packed = device.PackForEveryShape(*node->output(0));
+    if (!packed) continue;
+    kept->OfferStored(packed->bytes.data(), std::move(packed->layout), packed->packed_bytes);
+    // The plain bytes go with the last handle on them: this one, unless the
+    // caller kept a copy of the constant.
+    node->attrs().Set("value", std::move(packed->bytes));
+    // Freed among live heap blocks, whose pages free() keeps: handed back
+    // now, before the next weight is packed, so that compiling never holds
+    // every weight twice (as ReleaseConstantBytes does).
+    ::malloc_trim(0);
+    ++count;
+  }
+  if (count == 0) return;
+  impl.kept_packed = std::move(kept);
+  impl.released_constants += count;
+}
+
+}  // namespace ge::runtime
