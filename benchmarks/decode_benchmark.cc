@@ -18,7 +18,8 @@
 // the caches bound to the caller's buffers: two per cache, of the longest
 // length, viewed at each step's shape; a step reads one and ge writes the
 // next cache into the other. --option compiles with a ge option
-// (docs/options.md), e.g. ge.exec.dynamicPackWeights=1. --profile adds where the last step's
+// (docs/options.md); ge.exec.releasePackedConstants is 1 unless given, as in
+// ge run. --profile adds where the last step's
 // time went: by op type, and the share outside the kernels (inference,
 // kernel lookup, buffers).
 #include <sys/resource.h>
@@ -174,6 +175,8 @@ int main(int argc, char** argv) {
   try {
     ge::Options options = args.options;
     options["ge.exec.intraOpThreads"] = std::to_string(args.threads);
+    // As ge run does: the model is never saved, so its weights are kept only packed.
+    options.emplace("ge.exec.releasePackedConstants", "1");
     auto model = ge::CompiledModel::Compile(ge::ImportOnnxFile(args.model), options);
     const std::vector<ge::TensorInfo>& inputs = model->inputs();
     std::vector<ge::Tensor> feed(inputs.size());
