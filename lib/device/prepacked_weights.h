@@ -1,8 +1,9 @@
 // Constant inputs packed by an earlier build (stored in a .gem file, or packed
-// when a dynamic model was compiled), offered to the kernels built on this thread: a kernel that wants the same layout of
-// the same constant uses the packed bytes in place instead of re-laying them
-// out, so loading a model does not redo its weight reorders. A kernel that
-// wants another layout (another CPU, another library version) packs as usual.
+// when a dynamic model was compiled), offered to the kernels built on this
+// thread: a kernel that wants the same layout of the same constant uses the
+// packed bytes in place instead of re-laying them out, so loading a model
+// does not redo its weight reorders. A kernel that wants another layout
+// (another CPU, another library version) packs as usual.
 #pragma once
 
 #include <cstddef>

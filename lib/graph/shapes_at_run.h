@@ -19,10 +19,12 @@ inline bool BuildsForShapesAtRun(const Node& node) {
   return node.attrs().Has(kShapesAtRunAttr) && node.attrs().GetBool(kShapesAtRunAttr);
 }
 
-// Set beside kShapesAtRunAttr when the model was compiled with
-// ge.exec.dynamicPackWeights=1: a kernel that multiplies a constant weight
-// at every shape packs it once, as the static plans do, instead of reading it
-// where it is. Faster at every row count, for a second copy of the weights.
+// Set beside kShapesAtRunAttr when the model keeps its weights only packed
+// (ge.exec.releasePackedConstants) or was compiled with
+// ge.exec.dynamicPackWeights=1: a kernel that multiplies a constant weight at
+// every shape packs it once, as the static plans do, instead of reading it
+// where it is. Faster at every row count; with dynamicPackWeights alone, for a
+// second copy of the weights.
 inline constexpr const char* kPackWeightsAttr = "_pack_weights";
 
 inline bool PacksWeightsAtRun(const Node& node) {

@@ -149,9 +149,8 @@ PackedConstant PackConstant(const Tensor& tensor, const void* user_data, const d
       return {dnnl::memory(packed_desc, CpuEngine(), const_cast<void*>(packed)), nullptr};
     }
     // Kept only packed in another layout: reordered from there.
-    if (const std::string* stored = offered->StoredLayout(tensor.data()); stored != nullptr && user_data == tensor.data()) {
-      from = DescOfLayout(*stored);
-    }
+    const std::string* stored = offered->StoredLayout(tensor.data());
+    if (stored != nullptr && user_data == tensor.data()) from = DescOfLayout(*stored);
   }
   const PackingKey key{user_data, from.get_size(), BytesHash(user_data, from.get_size()), LayoutName(from),
                        LayoutName(packed_desc)};

@@ -329,9 +329,10 @@ class RunShapedMatMulKernel final : public Kernel {
 // By default the weight is read where it is, so a dynamic model holds no
 // packed copy of its own: few rows (a decoder's tokens) through
 // WeightTiledMatMul's direct path, which reads W once, more through oneDNN's
-// sgemm. With ge.exec.dynamicPackWeights (PacksWeightsAtRun), every row count
-// multiplies one packed copy of W, shared with the model's plans
-// (PackedRowsProduct), and W itself is no longer read.
+// sgemm. When the model packs its weights (PacksWeightsAtRun: it keeps them
+// only packed, or ge.exec.dynamicPackWeights), every row count multiplies one
+// packed copy of W, shared with the model's plans (PackedRowsProduct), and W
+// itself is no longer read.
 class WeightRowsMatMulKernel final : public Kernel {
  public:
   WeightRowsMatMulKernel(const Node& node, int64_t k, int64_t n, bool transposed_weight)

@@ -95,10 +95,11 @@ namespace {
 
 bool Flag(const Node& node, const std::string& name) { return node.attrs().Has(name) && node.attrs().GetBool(name); }
 
-// Whether the kernel of `use` reads its weight only through PackConstant in
-// oneDNN's layout (matmul.cc): the float32 products, but for a transposed x1
-// (the read-once and sgemm paths are not taken once a model packs its
-// weights) and the bfloat16 products, which convert the weight themselves.
+// Whether the kernel of `use` reads its weight only through PackConstant
+// (matmul.cc): a float32 product of an untransposed x1, which packs it node by
+// node (PackedRowsProduct, once a model packs its weights) and in the plans
+// (MatMulKernel); not the bfloat16 products, which convert the weight
+// themselves, nor the other dtypes' direct loop.
 bool ReadsOnlyPacked(const Use& use, std::optional<bool>& transposed) {
   const Node& node = *use.node;
   const bool v2 = node.op_type() == "MatMulV2";

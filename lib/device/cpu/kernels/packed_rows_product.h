@@ -1,15 +1,18 @@
 // y [rows, N] = x [rows, K] @ W + bias for a constant float32 weight W at any
 // number of rows, through oneDNN matmul primitives made per row count as runs
 // bring them, all reading one copy of W packed in the layout oneDNN prefers.
-// oneDNN packs a [K, N] weight the same way whatever M is, and PackConstant
-// shares that copy with every other kernel packing the same constant (the
-// static plans of a dynamic model). A dynamic model's node-by-node runs use
-// it with ge.exec.dynamicPackWeights=1 (graph/shapes_at_run.h).
+// oneDNN's AVX-512 kernels pack a [K, N] weight the same way whatever M is,
+// and PackConstant shares that copy with every other kernel packing the same
+// constant (the static plans of a dynamic model). A dynamic model's
+// node-by-node runs use it when the model keeps its weights only packed
+// (runtime/compile/packed_weights.h) or with ge.exec.dynamicPackWeights=1
+// (graph/shapes_at_run.h).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
