@@ -180,6 +180,21 @@ TEST_CASE("dynamic plans: weights kept only packed serve node-by-node runs and p
   CHECK(ge::test::ErrorCodeOf([&] { model->Save("/dev/null"); }) == ge::ErrorCode::kUnsupported);
 }
 
+TEST_CASE("dynamic plans: a weight that is also a graph output stays plain", "[dynamic][plans]") {
+  SequenceModel sequence;
+  std::unique_ptr<ge::Graph> graph = sequence.Build();
+  std::vector<ge::Value*> outputs = graph->outputs();
+  outputs.push_back(graph->FindNode("w")->output(0));
+  graph->SetOutputs(outputs);
+  auto model = ge::CompiledModel::Compile(std::move(graph), {{"ge.exec.releasePackedConstants", "1"}});
+  for (int run = 0; run < 3; ++run) {  // node by node, then compiling the plan, then planned
+    Tensor x = SequenceModel::Input(2, 3, 1);
+    std::vector<Tensor> y = model->Run({x});
+    CHECK(ge::test::MaxAbsDiff(y[0], sequence.Reference(x)) < 1e-5);
+    CHECK(ge::test::BitIdentical(y[1], sequence.weight));
+  }
+}
+
 TEST_CASE("dynamic plans: the static head before a NonZero is planned, the rest runs node by node",
           "[dynamic][plans]") {
   // y = Relu(x * 2 - 1), z = Sigmoid(y); NonZero(y) depends on data.

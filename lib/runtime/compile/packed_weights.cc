@@ -2,16 +2,23 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 namespace ge::runtime {
 
 void KeepWeightsOnlyPacked(CompiledModel::Impl& impl, const device::Device& device) {
   if (device::OfferedPrepackedWeights() != nullptr) return;
   auto kept = std::make_shared<device::PrepackedWeights>();
+  const std::vector<Value*>& outputs = impl.graph->outputs();
   size_t count = 0;
   for (Node* node : impl.graph->nodes()) {
-    if (node->op_type() != "Const") continue;
+    // A graph output hands out the constant's value, which must stay plain.
+    if (node->op_type() != "Const" ||
+        std::find(outputs.begin(), outputs.end(), node->output(0)) != outputs.end()) {
+      continue;
+    }
     std::optional<device::Device::PackedWeight> packed = device.PackForEveryShape(*node->output(0));
     if (!packed) continue;
     kept->OfferStored(packed->bytes.data(), std::move(packed->layout), packed->packed_bytes);
