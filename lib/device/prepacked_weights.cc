@@ -4,6 +4,7 @@ namespace ge::device {
 namespace {
 
 thread_local const PrepackedWeights* offered = nullptr;
+thread_local std::shared_ptr<const PrepackedWeights> offered_shared;
 
 }  // namespace
 
@@ -29,12 +30,25 @@ const std::string* PrepackedWeights::StoredLayout(const void* data) const {
   return it != stored_.end() ? &it->second : nullptr;
 }
 
-ScopedPrepackedWeights::ScopedPrepackedWeights(const PrepackedWeights& weights) : previous_(offered) {
+ScopedPrepackedWeights::ScopedPrepackedWeights(const PrepackedWeights& weights)
+    : previous_(offered), previous_shared_(std::move(offered_shared)) {
   offered = &weights;
+  offered_shared = nullptr;
 }
 
-ScopedPrepackedWeights::~ScopedPrepackedWeights() { offered = previous_; }
+ScopedPrepackedWeights::ScopedPrepackedWeights(std::shared_ptr<const PrepackedWeights> weights)
+    : previous_(offered), previous_shared_(std::move(offered_shared)) {
+  offered = weights.get();
+  offered_shared = std::move(weights);
+}
+
+ScopedPrepackedWeights::~ScopedPrepackedWeights() {
+  offered = previous_;
+  offered_shared = std::move(previous_shared_);
+}
 
 const PrepackedWeights* OfferedPrepackedWeights() { return offered; }
+
+std::shared_ptr<const PrepackedWeights> SharedOfferedPrepackedWeights() { return offered_shared; }
 
 }  // namespace ge::device

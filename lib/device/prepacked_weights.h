@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,19 +39,25 @@ class PrepackedWeights {
   std::unordered_map<const void*, std::string> stored_;
 };
 
-// Offers `weights` to the kernels built on this thread while it lives.
+// Offers `weights` to the kernels built on this thread while it lives. Given
+// shared, it is also what a model compiled meanwhile keeps offering to the
+// kernels it builds later (runtime/compile/packed_weights.h).
 class ScopedPrepackedWeights {
  public:
   explicit ScopedPrepackedWeights(const PrepackedWeights& weights);
+  explicit ScopedPrepackedWeights(std::shared_ptr<const PrepackedWeights> weights);
   ~ScopedPrepackedWeights();
   ScopedPrepackedWeights(const ScopedPrepackedWeights&) = delete;
   ScopedPrepackedWeights& operator=(const ScopedPrepackedWeights&) = delete;
 
  private:
   const PrepackedWeights* previous_;
+  std::shared_ptr<const PrepackedWeights> previous_shared_;
 };
 
 // What this thread offers now, or nullptr.
 const PrepackedWeights* OfferedPrepackedWeights();
+// The same when it was offered shared, else null.
+std::shared_ptr<const PrepackedWeights> SharedOfferedPrepackedWeights();
 
 }  // namespace ge::device

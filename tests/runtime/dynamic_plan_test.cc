@@ -229,6 +229,55 @@ TEST_CASE("dynamic plans: the static head before a NonZero is planned, the rest 
   CHECK(stats.planned_runs == 4);
 }
 
+TEST_CASE("dynamic plans: weights kept only packed serve a planned head and the rest after a NonZero",
+          "[dynamic][plans]") {
+  // h = x @ w1 is the static head; the rows of h whose sum is positive
+  // (NonZero) are multiplied by w2 node by node, in the model split off for
+  // the rest. Both weights are large enough for a blocked packed layout.
+  constexpr int64_t kIn = 64, kHidden = 64, kOut = 48;
+  const Tensor w1 = ge::test::RandomTensor({kIn, kHidden}, 71);
+  const Tensor w2 = ge::test::RandomTensor({kHidden, kOut}, 72);
+  ge::GraphBuilder b("nonzero_between_products");
+  ge::Value* x = b.Input("x", DataType::kFloat, {Shape::kUnknownDim, kIn});
+  ge::Value* h = b.BatchMatMul(x, b.Constant("w1", w1), false, false, "head");
+  ge::Value* sums = b.Op("ReduceSumD", {h}, {{"axes", std::vector<int64_t>{1}}, {"keep_dims", false}}, 1, "sums")[0];
+  ge::Value* rows = b.Op("NonZero", {b.Relu(sums, "positive")}, {}, 1, "rows")[0];  // [1, count]
+  ge::Value* kept = b.Op("GatherV2D", {h, rows}, {{"axis", int64_t{0}}}, 1, "kept")[0];  // [1, count, kHidden]
+  b.Outputs({b.BatchMatMul(kept, b.Constant("w2", w2), false, false, "rest"), rows});
+  auto model = ge::CompiledModel::Compile(
+      b.Build(), {{"ge.exec.releasePackedConstants", "1"}, {"ge.exec.dynamicPlanAfterRuns", "1"}});
+  for (int64_t count : {9, 17, 9, 5, 17}) {
+    const Tensor input = ge::test::RandomTensor({count, kIn}, static_cast<uint32_t>(count));
+    std::vector<std::vector<double>> hidden(count, std::vector<double>(kHidden, 0.0));
+    for (int64_t r = 0; r < count; ++r) {
+      for (int64_t c = 0; c < kHidden; ++c) {
+        for (int64_t k = 0; k < kIn; ++k) {
+          hidden[r][c] += double{input.data_as<float>()[r * kIn + k]} * w1.data_as<float>()[k * kHidden + c];
+        }
+      }
+    }
+    std::vector<Tensor> out = model->Run({input});
+    const std::vector<int64_t> chosen(out[1].values<int64_t>().begin(), out[1].values<int64_t>().end());
+    for (int64_t r = 0; r < count; ++r) {  // rows whose sum is clearly positive or negative
+      double sum = 0;
+      for (double v : hidden[r]) sum += v;
+      const bool in = std::find(chosen.begin(), chosen.end(), r) != chosen.end();
+      if (std::abs(sum) > 1e-3) CHECK(in == (sum > 0));
+    }
+    REQUIRE(out[0].shape() == Shape{1, static_cast<int64_t>(chosen.size()), kOut});
+    for (size_t i = 0; i < chosen.size(); ++i) {
+      for (int64_t n = 0; n < kOut; ++n) {
+        double expected = 0;
+        for (int64_t c = 0; c < kHidden; ++c) expected += hidden[chosen[i]][c] * w2.data_as<float>()[c * kOut + n];
+        CHECK(out[0].data_as<float>()[i * kOut + n] == Approx(expected).margin(1e-4));
+      }
+    }
+  }
+  const ge::RunStats stats = model->run_stats();
+  CHECK(stats.planned_runs == 5);  // each ran its shape's planned head
+  CHECK(ge::test::ErrorCodeOf([&] { model->Save("/dev/null"); }) == ge::ErrorCode::kUnsupported);
+}
+
 TEST_CASE("dynamic plans: shapes that depend on data from the start run node by node", "[dynamic][plans]") {
   ge::GraphBuilder b("nonzero_first");
   ge::Value* x = b.Input("x", DataType::kFloat, {Shape::kUnknownDim});

@@ -9,7 +9,13 @@
 namespace ge::runtime {
 
 void KeepWeightsOnlyPacked(CompiledModel::Impl& impl, const device::Device& device) {
-  if (device::OfferedPrepackedWeights() != nullptr) return;
+  // Compiled inside another model's build (the rest of a signature whose
+  // shapes depend on data, split off its planned head): that model's weights
+  // kept packed are this one's too, offered to the kernels it builds later.
+  if (device::OfferedPrepackedWeights() != nullptr) {
+    impl.kept_packed = device::SharedOfferedPrepackedWeights();
+    return;
+  }
   auto kept = std::make_shared<device::PrepackedWeights>();
   const std::vector<Value*>& outputs = impl.graph->outputs();
   size_t count = 0;

@@ -15,8 +15,8 @@ namespace ge::runtime {
 
 // Packs what the device can among impl.graph's constants; sets
 // impl.kept_packed (null when none) and counts them in released_constants.
-// Nothing is packed inside the build of another model's kernels, which
-// offers that model's packed weights.
+// Inside the build of another model's kernels nothing is packed: the model
+// keeps what that build offers shared (another model's kept weights), if any.
 void KeepWeightsOnlyPacked(CompiledModel::Impl& impl, const device::Device& device);
 
 }  // namespace ge::runtime

@@ -262,17 +262,16 @@ std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<
   }
   Options options = impl_.options;
   options.erase("ge.dumpGraphDir");  // dumped once, when the model was compiled
-  // The plan's kernels read the weights this model keeps only packed.
+  // The plan's kernels read the weights this model keeps only packed, and so
+  // do those of a model that runs the rest of a signature node by node.
   std::optional<device::ScopedPrepackedWeights> offer;
-  if (impl_.kept_packed) offer.emplace(*impl_.kept_packed);
+  if (impl_.kept_packed) offer.emplace(impl_.kept_packed);
   std::unique_ptr<CompiledModel::Impl> compiled = CompileGraph(std::move(graph), options);
   plans_compiled_.fetch_add(1, std::memory_order_relaxed);
   if (compiled->dynamic) {
     // Some shape depends on data: the static head is planned inside a model
-    // that runs the rest node by node, and plans nothing of its own. Not
-    // with weights kept only packed: that model would build its kernels
-    // later, without this model's offer.
-    std::unique_ptr<Graph> split = impl_.kept_packed ? nullptr : SplitStaticHead(*compiled->graph);
+    // that runs the rest node by node, and plans nothing of its own.
+    std::unique_ptr<Graph> split = SplitStaticHead(*compiled->graph);
     if (!split) {
       plannable_ = false;
       return nullptr;
@@ -342,7 +341,7 @@ const ShapedKernel& DynamicExecutor::KernelFor(size_t step_index, RunFrame& fram
                                impl_.settings.dynamic_pack_weights || impl_.kept_packed != nullptr);
     built->node = built->graph->FindNode(step.node->name());
     std::optional<device::ScopedPrepackedWeights> offer;
-    if (impl_.kept_packed) offer.emplace(*impl_.kept_packed);
+    if (impl_.kept_packed) offer.emplace(impl_.kept_packed);
     built->kernel = SelectKernel(device_, *built->node).kernel;
     ++kernels_built_;
     const bool any_shape = built->kernel->TakesShapesAtRun();
