@@ -21,13 +21,16 @@ const void* PrepackedWeights::Find(const void* original, std::string_view layout
 }
 
 void PrepackedWeights::OfferStored(const void* data, std::string layout, size_t bytes) {
-  Offer(data, layout, data, bytes);
-  stored_[data] = std::move(layout);
+  Offer(data, std::move(layout), data, bytes);
 }
 
 const std::string* PrepackedWeights::StoredLayout(const void* data) const {
-  auto it = stored_.find(data);
-  return it != stored_.end() ? &it->second : nullptr;
+  // A constant stored packed is its own packed copy.
+  auto [begin, end] = entries_.equal_range(data);
+  for (auto it = begin; it != end; ++it) {
+    if (it->second.packed == data) return &it->second.layout;
+  }
+  return nullptr;
 }
 
 ScopedPrepackedWeights::ScopedPrepackedWeights(const PrepackedWeights& weights)

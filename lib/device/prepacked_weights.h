@@ -36,7 +36,6 @@ class PrepackedWeights {
     size_t bytes;
   };
   std::unordered_multimap<const void*, Entry> entries_;
-  std::unordered_map<const void*, std::string> stored_;
 };
 
 // Offers `weights` to the kernels built on this thread while it lives. Given
