@@ -33,7 +33,10 @@ struct GE_API TensorInfo {
   Shape shape;
   // Inputs: per dim, the name the model gives it ("batch", ONNX dim_param)
   // or empty; empty when no dim is named. Dims named alike must have one
-  // size across a run's inputs.
+  // size across a run's inputs. Outputs of a model with dims known only at
+  // run time: per dim, the expression over those names that gives its size
+  // ("past + sequence"; an unnamed input dim is "<input>.<axis>"), empty
+  // for a dim that is a constant or depends on data; empty when none has one.
   std::vector<std::string> dim_names = {};
 };
 

@@ -161,6 +161,11 @@ OpSchema& OpSchema::Infer(InferFunction fn) {
   return *this;
 }
 
+OpSchema& OpSchema::InferSymbolic(SymbolicInferFunction fn) {
+  infer_symbolic_ = std::move(fn);
+  return *this;
+}
+
 OpSchema& OpSchema::Doc(std::string text) {
   doc_ = std::move(text);
   return *this;

@@ -91,6 +91,11 @@ class InferContext {
 
 using InferFunction = std::function<void(InferContext&)>;
 
+// Symbolic shape inference (graph/symbolic_shapes.h): a schema's optional
+// rule that carries dims as expressions over the input dims' symbols.
+class SymbolicContext;
+using SymbolicInferFunction = std::function<void(SymbolicContext&)>;
+
 class OpSchema {
  public:
   explicit OpSchema(std::string op_type) : op_type_(std::move(op_type)) {}
@@ -106,6 +111,7 @@ class OpSchema {
   OpSchema& RequiredAttr(std::string name, AttrType type);
   OpSchema& TypeConstraint(std::string type_var, std::vector<DataType> allowed);
   OpSchema& Infer(InferFunction fn);
+  OpSchema& InferSymbolic(SymbolicInferFunction fn);
   OpSchema& Doc(std::string text);
 
   const std::string& op_type() const { return op_type_; }
@@ -114,6 +120,7 @@ class OpSchema {
   const std::vector<AttrSpec>& attrs() const { return attrs_; }
   const std::vector<TypeConstraintSpec>& type_constraints() const { return type_constraints_; }
   const InferFunction& infer() const { return infer_; }
+  const SymbolicInferFunction& infer_symbolic() const { return infer_symbolic_; }
   const std::string& doc() const { return doc_; }
   const AttrSpec* FindAttr(std::string_view name) const;
   const TypeConstraintSpec* FindTypeConstraint(std::string_view type_var) const;
@@ -138,6 +145,7 @@ class OpSchema {
   std::vector<AttrSpec> attrs_;
   std::vector<TypeConstraintSpec> type_constraints_;
   InferFunction infer_;
+  SymbolicInferFunction infer_symbolic_;
   std::string doc_;
 };
 

@@ -61,6 +61,7 @@ struct Step {
 namespace ge {
 
 class MappedFile;
+class SymbolicShapes;
 
 struct CompiledModel::Impl {
   // The device the kernels, constants and arenas belong to; declared first so
@@ -108,6 +109,9 @@ struct CompiledModel::Impl {
   // Runs of the plan so far (RunStats); a dynamic model's executor counts its own.
   mutable std::atomic<uint64_t> runs{0};
 
+  // A dynamic model's dims as expressions over its input dims' symbols
+  // (graph/symbolic_shapes.h); null for a static model.
+  std::shared_ptr<const SymbolicShapes> symbolic_shapes;
   // Set instead of a plan (no steps, storage or arenas; memory.dynamic) when
   // some shape is only known at run time: runs infer and run node by node.
   std::shared_ptr<const runtime::DynamicExecutor> dynamic;

@@ -28,12 +28,17 @@ std::map<std::string, int64_t> CountOpTypes(const Graph& graph) {
   return counts;
 }
 
-// The shape with each named dim shown by its name: [batch, sequence, 256].
+// The shape with each named dim shown by its name or expression:
+// [batch, sequence, 256], [1, 4, sequence + past, 64]; "?" for a dim that
+// depends on data.
 std::string ShapeWithNames(const TensorInfo& info) {
   if (info.dim_names.empty()) return info.shape.ToString();
   std::vector<std::string> dims;
   for (size_t a = 0; a < info.dim_names.size(); ++a) {
-    dims.push_back(!info.dim_names[a].empty() ? info.dim_names[a] : std::to_string(info.shape.dim(a)));
+    const int64_t dim = info.shape.dim(a);
+    dims.push_back(!info.dim_names[a].empty() ? info.dim_names[a]
+                   : dim == Shape::kUnknownDim ? std::string("?")
+                                               : std::to_string(dim));
   }
   return "[" + fmt::format("{}", fmt::join(dims, ", ")) + "]";
 }

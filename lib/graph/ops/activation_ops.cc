@@ -6,6 +6,7 @@
 #include "graph/ops/elementwise_infer.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 namespace {
@@ -18,7 +19,7 @@ struct FloatAttrSpec {
 void RegisterActivation(OpRegistry& registry, const char* op_type, std::initializer_list<FloatAttrSpec> attrs,
                         const char* doc) {
   OpSchema schema(op_type);
-  schema.Input("x").Output("y").TypeConstraint("T", types::Float()).Infer(InferSameAsInput).Doc(doc);
+  schema.Input("x").Output("y").TypeConstraint("T", types::Float()).Infer(InferSameAsInput).InferSymbolic(symbolic::SameAsInput).Doc(doc);
   for (const FloatAttrSpec& attr : attrs) schema.Attr(attr.name, attr.default_value);
   registry.Register(std::move(schema));
 }
@@ -67,6 +68,7 @@ void RegisterActivationOps(OpRegistry& registry) {
                           .Attr("axes", std::vector<int64_t>{-1})
                           .TypeConstraint("T", types::Float())
                           .Infer(infer::InferAxesNormalization)
+                          .InferSymbolic(symbolic::SameAsInput)
                           .Doc(std::string(op_type) == "Hardmax"
                                    ? "1 at the first maximum along the listed (adjacent) axes, 0 elsewhere"
                                    : "log(softmax(x)) over the listed (adjacent) axes"));

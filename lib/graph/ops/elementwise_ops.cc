@@ -6,6 +6,7 @@
 #include "graph/ops/elementwise_infer.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 
@@ -17,7 +18,7 @@ void InferBroadcastBinary(InferContext& ctx) {
 
 void RegisterUnaryOp(OpRegistry& registry, const char* op_type, const std::vector<DataType>& dtypes,
                      const char* doc) {
-  registry.Register(OpSchema(op_type).Input("x").Output("y").TypeConstraint("T", dtypes).Infer(InferSameAsInput).Doc(doc));
+  registry.Register(OpSchema(op_type).Input("x").Output("y").TypeConstraint("T", dtypes).Infer(InferSameAsInput).InferSymbolic(symbolic::SameAsInput).Doc(doc));
 }
 
 void RegisterBinaryOp(OpRegistry& registry, const char* op_type, const std::vector<DataType>& dtypes,
@@ -28,6 +29,7 @@ void RegisterBinaryOp(OpRegistry& registry, const char* op_type, const std::vect
                         .Output("y")
                         .TypeConstraint("T", dtypes)
                         .Infer(InferBroadcastBinary)
+                        .InferSymbolic(symbolic::Broadcast)
                         .Doc(doc));
 }
 
@@ -115,6 +117,7 @@ void RegisterElementwiseOps(OpRegistry& registry) {
                         .TypeConstraint("T1", types::All())
                         .TypeConstraint("T2", types::All())
                         .Infer(InferCast)
+                        .InferSymbolic(symbolic::Cast)
                         .Doc("Converts to DataType dst_type: float to int truncates toward zero, to bool is x != 0."));
 }
 

@@ -12,6 +12,7 @@
 #include "graph/half_float_bits.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 namespace {
@@ -143,6 +144,7 @@ void RegisterGeneratorOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::All())
                         .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferFill)
+                        .InferSymbolic(symbolic::Fill)
                         .Doc("A tensor of shape dims filled with the one element of value."));
   registry.Register(OpSchema("Range")
                         .Input("start")
@@ -153,6 +155,7 @@ void RegisterGeneratorOps(OpRegistry& registry) {
                                               DataType::kBFloat16, DataType::kInt16, DataType::kInt32,
                                               DataType::kInt64})
                         .Infer(InferRange)
+                        .InferSymbolic(symbolic::Range)
                         .Doc("start, start + delta, ... while before limit: max(ceil((limit - start) / delta), 0) "
                              "elements."));
   registry.Register(OpSchema("OneHot")

@@ -6,6 +6,7 @@
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 #include "graph/shape_inference_utils.h"
 
 namespace ge {
@@ -162,6 +163,7 @@ void RegisterLayoutOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::All())
                         .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferTile)
+                        .InferSymbolic(symbolic::Tile)
                         .Doc("Repeats x multiples[d] times along each dim d."));
   registry.Register(OpSchema("Expand")
                         .Input("x")
@@ -170,6 +172,7 @@ void RegisterLayoutOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::All())
                         .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferExpand)
+                        .InferSymbolic(symbolic::Expand)
                         .Doc("ONNX Expand: broadcasts x against shape (numpy rules)."));
   registry.Register(OpSchema("PadV3")
                         .Input("x")
@@ -209,6 +212,7 @@ void RegisterLayoutOps(OpRegistry& registry) {
                           .TypeConstraint("T", types::All())
                           .TypeConstraint("TIndex", types::IndexTypes())
                           .Infer(InferTriangle)
+                          .InferSymbolic(symbolic::SameAsInput)
                           .Doc("Keeps the lower (Tril: j - i <= diagonal) or upper (Triu: j - i >= diagonal) "
                                "triangle of the last two dims, zeroes the rest. The optional scalar input k (a ge "
                                "extension for ONNX Trilu's run-time k) replaces diagonal."));

@@ -3,6 +3,7 @@
 #include "graph/ops/elementwise_infer.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 namespace {
@@ -29,6 +30,7 @@ void RegisterComparison(OpRegistry& registry, const char* op_type, const std::ve
                         .TypeConstraint("T", dtypes)
                         .TypeConstraint("TOut", kBool)
                         .Infer(InferComparison)
+                        .InferSymbolic(symbolic::Broadcast)
                         .Doc(doc));
 }
 
@@ -60,6 +62,7 @@ void RegisterLogicOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::Float())
                         .TypeConstraint("TOut", kBool)
                         .Infer(InferPredicate)
+                        .InferSymbolic(symbolic::SameAsInput)
                         .Doc("x is NaN"));
   registry.Register(OpSchema("IsInf")
                         .Input("x")
@@ -69,6 +72,7 @@ void RegisterLogicOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::Float())
                         .TypeConstraint("TOut", kBool)
                         .Infer(InferPredicate)
+                        .InferSymbolic(symbolic::SameAsInput)
                         .Doc("x is an infinity of a detected sign"));
   registry.Register(OpSchema("Select")
                         .Input("condition", "TCond")
@@ -78,6 +82,7 @@ void RegisterLogicOps(OpRegistry& registry) {
                         .TypeConstraint("TCond", kBool)
                         .TypeConstraint("T", types::All())
                         .Infer(InferSelect)
+                        .InferSymbolic(symbolic::Broadcast)
                         .Doc("condition ? x1 : x2 with three-way numpy broadcasting (ONNX Where)"));
 }
 

@@ -8,6 +8,7 @@
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/integer_products.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 namespace {
@@ -142,12 +143,14 @@ void RegisterMatMulOps(OpRegistry& registry) {
                         .Attr("transpose_x2", false)
                         .Attr("offset_x", int64_t{0})
                         .Infer(InferMatMul)
+                        .InferSymbolic(symbolic::MatMul)
                         .Doc("2-D matrix product; the optional 1-D bias [N] is added to every row."));
   registry.Register(ProductSchema("BatchMatMulV2", {DataType::kInt8})
                         .Attr("adj_x1", false)
                         .Attr("adj_x2", false)
                         .Attr("offset_x", int64_t{0})
                         .Infer(InferBatchMatMul)
+                        .InferSymbolic(symbolic::BatchMatMul)
                         .Doc("numpy matmul with batch broadcasting and 1-D operands."));
   registry.Register(OpSchema("Einsum")
                         .DynamicInput("x")

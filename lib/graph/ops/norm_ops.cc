@@ -4,6 +4,7 @@
 #include "graph/norm_layout.h"
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 namespace {
@@ -92,6 +93,7 @@ void RegisterNormOps(OpRegistry& registry) {
                         .Attr("epsilon", 1e-7f)
                         .TypeConstraint("T", types::Float())
                         .Infer(InferLayerNorm)
+                        .InferSymbolic(symbolic::LayerNorm)
                         .Doc("Normalizes over axes [begin_norm_axis, rank); gamma and beta cover those axes."));
   registry.Register(OpSchema("InstanceNorm")
                         .Input("x")
@@ -120,6 +122,7 @@ void RegisterNormOps(OpRegistry& registry) {
                         .Attr("axes", std::vector<int64_t>{-1})
                         .TypeConstraint("T", types::Float())
                         .Infer(infer::InferAxesNormalization)
+                        .InferSymbolic(symbolic::SameAsInput)
                         .Doc("Softmax over the listed axes."));
 }
 

@@ -7,6 +7,7 @@
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 namespace {
@@ -65,6 +66,7 @@ void RegisterReduce(OpRegistry& registry, const char* op_type, const char* doc) 
                         .Attr("keep_dims", false)
                         .TypeConstraint("T", types::Numeric())
                         .Infer(InferReduce)
+                        .InferSymbolic(symbolic::Reduce)
                         .Doc(doc));
 }
 

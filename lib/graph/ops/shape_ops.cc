@@ -8,6 +8,7 @@
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 namespace {
@@ -228,6 +229,7 @@ void RegisterShapeOps(OpRegistry& registry) {
                         .Output("y")
                         .TypeConstraint("T", types::AnyValue())
                         .Infer(InferIdentity)
+                        .InferSymbolic(symbolic::Identity)
                         .Doc("y = x (a view at run time; a sequence or optional is shared)."));
   registry.Register(OpSchema("Reshape")
                         .Input("x")
@@ -237,6 +239,7 @@ void RegisterShapeOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::All())
                         .TypeConstraint("TShape", types::IndexTypes())
                         .Infer(InferReshape)
+                        .InferSymbolic(symbolic::Reshape)
                         .Doc("ONNX Reshape: 0 copies the input dim unless allowzero, one -1 is inferred (a view)."));
   registry.Register(UnaryShapeSchema("Flatten")
                         .Attr("axis", int64_t{1})
@@ -247,6 +250,7 @@ void RegisterShapeOps(OpRegistry& registry) {
                         .Attr("axis", std::vector<int64_t>{})
                         .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferSqueeze)
+                        .InferSymbolic(symbolic::Squeeze)
                         .Doc("Removes the listed size-1 axes, or all of them when the list is empty (a view). The "
                              "optional input axes (ONNX's run-time axes) replaces the attribute."));
   registry.Register(UnaryShapeSchema("Unsqueeze")
@@ -254,11 +258,13 @@ void RegisterShapeOps(OpRegistry& registry) {
                         .RequiredAttr("axes", AttrType::kInts)
                         .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferUnsqueeze)
+                        .InferSymbolic(symbolic::Unsqueeze)
                         .Doc("Inserts size-1 axes at the listed positions of the output (a view). The optional "
                              "input axes (ONNX's run-time axes) replaces the attribute."));
   registry.Register(UnaryShapeSchema("TransposeD")
                         .RequiredAttr("perm", AttrType::kInts)
                         .Infer(InferTranspose)
+                        .InferSymbolic(symbolic::Transpose)
                         .Doc("Permutes the axes: output axis i is input axis perm[i]."));
   registry.Register(OpSchema("Shape")
                         .Input("x")
@@ -267,6 +273,7 @@ void RegisterShapeOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::All())
                         .TypeConstraint("TOut", types::IndexTypes())
                         .Infer(InferShapeOp)
+                        .InferSymbolic(symbolic::ShapeOf)
                         .Doc("The shape of x as a 1-D tensor of DataType dtype (int32 or int64)."));
 }
 

@@ -9,6 +9,7 @@
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 
 namespace ge {
 namespace {
@@ -210,6 +211,7 @@ void RegisterSliceOps(OpRegistry& registry) {
                         .RequiredAttr("N", AttrType::kInt)
                         .TypeConstraint("T", types::All())
                         .Infer(InferConcat)
+                        .InferSymbolic(symbolic::Concat)
                         .Doc("Concatenates the N inputs along concat_dim."));
   registry.Register(OpSchema("SplitVD")
                         .Input("x")
@@ -221,6 +223,7 @@ void RegisterSliceOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::All())
                         .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferSplit)
+                        .InferSymbolic(symbolic::Split)
                         .Doc("Splits x along split_dim into pieces of size_splits (one -1 takes the rest). The "
                              "optional input size_splits (ONNX's run-time split) replaces the attribute."));
   registry.Register(OpSchema("StridedSliceV2")
@@ -233,6 +236,7 @@ void RegisterSliceOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::All())
                         .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferStridedSlice)
+                        .InferSymbolic(symbolic::Slice)
                         .Doc("ONNX Slice: negative positions count from the end, out-of-range ones clamp."));
   registry.Register(OpSchema("GatherV2D")
                         .Input("x")
@@ -243,6 +247,7 @@ void RegisterSliceOps(OpRegistry& registry) {
                         .TypeConstraint("T", types::All())
                         .TypeConstraint("TIndex", types::IndexTypes())
                         .Infer(InferGather)
+                        .InferSymbolic(symbolic::Gather)
                         .Doc("ONNX Gather along axis; negative indices wrap."));
 }
 

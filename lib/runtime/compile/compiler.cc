@@ -8,6 +8,7 @@
 #include "device/device.h"
 #include "runtime/compile/device_selection.h"
 #include "ge/error.h"
+#include "graph/symbolic_shapes.h"
 #include "graph/verifier.h"
 #include "passes/impl_mode_selection.h"
 #include "passes/pass.h"
@@ -94,6 +95,19 @@ std::vector<std::string> KernelImplModes(const device::Device& device, const Nod
 void MakeDynamic(CompiledModel::Impl& impl, const device::Device& device, std::vector<const Node*> nodes) {
   if (impl.settings.release_packed_constants) KeepWeightsOnlyPacked(impl, device);
   NumberValues(impl, device, std::move(nodes));
+  // Outputs report their dims as expressions, and the constant dims only
+  // symbolic inference proved (a logits' batch of 1 after shape arithmetic).
+  impl.symbolic_shapes = SymbolicShapes::Infer(*impl.graph);
+  for (size_t i = 0; i < impl.outputs.size(); ++i) {
+    const Value* output = impl.graph->outputs()[i];
+    TensorInfo& info = impl.outputs[i];
+    info.dim_names = impl.symbolic_shapes->DimNames(output);
+    const SymbolicDims* dims = impl.symbolic_shapes->dims(output);
+    if (dims == nullptr || info.shape.unknown_rank()) continue;
+    for (size_t axis = 0; axis < dims->size(); ++axis) {
+      if (std::optional<int64_t> c = (*dims)[axis].constant()) info.shape.dim(axis) = *c;
+    }
+  }
   impl.memory = MemorySummary{};
   for (const Tensor& constant : impl.constants) impl.memory.const_bytes += constant.nbytes();
   impl.memory.dynamic = true;
