@@ -145,6 +145,7 @@ DimExpr DimTable::Symbol(const std::string& name) {
   atoms_.push_back(AtomInfo{Kind::kSymbol, name, {}, {}});
   determined_.push_back(true);
   lower_.push_back(1);
+  text_size_.push_back(name.size());
   const int index = static_cast<int>(atoms_.size() - 1);
   symbols_.emplace(name, index);
   return DimExpr::Atom(index);
@@ -154,6 +155,7 @@ DimExpr DimTable::Unknown(const std::string& name) {
   atoms_.push_back(AtomInfo{Kind::kUnknown, name, {}, {}});
   determined_.push_back(false);
   lower_.push_back(0);  // unknowns are dims
+  text_size_.push_back(name.size());
   return DimExpr::Atom(static_cast<int>(atoms_.size() - 1));
 }
 
@@ -163,6 +165,7 @@ DimExpr DimTable::Intern(Kind kind, const DimExpr& a, const DimExpr& b) {
   atoms_.push_back(AtomInfo{kind, {}, a, b});
   determined_.push_back(Determined(a) && Determined(b));
   lower_.push_back(OperationLowerBound(kind, LowerBound(a), LowerBound(b), b.constant()));
+  text_size_.push_back(std::min(TextSize(a) + TextSize(b) + 12, kMaxText + 1));
   const int index = static_cast<int>(atoms_.size() - 1);
   operations_.emplace(key, index);
   return DimExpr::Atom(index);
@@ -235,8 +238,19 @@ bool DimTable::Determined(const DimExpr& e) const {
   return true;
 }
 
+size_t DimTable::TextSize(const DimExpr& e) const {
+  size_t size = 0;
+  for (const DimExpr::Term& term : e.terms()) {
+    size += 22;  // a coefficient and the sign between terms
+    for (int atom : term.atoms) size += text_size_.at(static_cast<size_t>(atom)) + 1;
+    if (size > kMaxText) return kMaxText + 1;
+  }
+  return size;
+}
+
 std::string DimTable::ToString(const DimExpr& e) const {
   if (e.terms().empty()) return "0";
+  if (!Printable(e)) return "...";
   // Terms with atoms first, in the canonical order, then the constant.
   std::vector<const DimExpr::Term*> order;
   for (const DimExpr::Term& term : e.terms()) {

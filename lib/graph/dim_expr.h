@@ -99,15 +99,22 @@ class DimTable {
   // Whether an input shape determines `e`: it holds no unknown, directly or
   // through an operation's operands.
   bool Determined(const DimExpr& e) const;
-  // "past + sequence", "2*batch", "floor((sequence - 3) / 2) + 1".
+  // "past + sequence", "2*batch", "floor((sequence - 3) / 2) + 1"; "..."
+  // past kMaxText characters (nested operations can double the text per
+  // level: a chain of slices of slices).
   std::string ToString(const DimExpr& e) const;
+  static constexpr size_t kMaxText = 256;
+  bool Printable(const DimExpr& e) const { return TextSize(e) <= kMaxText; }
 
  private:
   DimExpr Intern(Kind kind, const DimExpr& a, const DimExpr& b);
+  // At least the length of ToString(e), saturating.
+  size_t TextSize(const DimExpr& e) const;
 
   std::vector<AtomInfo> atoms_;
   std::vector<bool> determined_;                // per atom
   std::vector<std::optional<int64_t>> lower_;   // per atom: LowerBound
+  std::vector<size_t> text_size_;               // per atom: TextSize
   std::map<std::string, int> symbols_;
   std::map<std::tuple<Kind, DimExpr, DimExpr>, int> operations_;
 };

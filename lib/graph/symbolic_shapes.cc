@@ -181,7 +181,7 @@ std::vector<std::string> SymbolicShapes::DimNames(const Value* value) const {
   std::vector<std::string> names;
   bool any = false;
   for (const DimExpr& e : *d) {
-    const bool named = !e.constant() && table_.Determined(e);
+    const bool named = !e.constant() && table_.Determined(e) && table_.Printable(e);
     names.push_back(named ? table_.ToString(e) : std::string());
     any = any || named;
   }

@@ -98,3 +98,15 @@ TEST_CASE("expressions past their limits throw DimExprLimit", "[symbolic]") {
       }(),
       DimExprLimit);
 }
+
+TEST_CASE("deeply nested operations print as ... instead of doubling their text per level", "[symbolic]") {
+  DimTable table;
+  const DimExpr s = table.Symbol("s");
+  DimExpr d = s;
+  for (int level = 0; level < 200; ++level) d = table.Max(table.Min(DimExpr(7), d) - table.Max(d - DimExpr(3), DimExpr(0)), DimExpr(0));
+  CHECK_FALSE(table.Printable(d));
+  CHECK(table.ToString(d) == "...");
+  DimValues values;
+  REQUIRE(values.Bind(table, {{*s.single_atom(), 5}}));
+  CHECK(values.Evaluate(d).has_value());  // still computable
+}

@@ -317,7 +317,10 @@ void Slice(SymbolicContext& ctx) {
   const auto length = static_cast<int64_t>(v->size());
   auto clamp = [&](int64_t p) { return std::clamp<int64_t>(p < 0 ? p + length : p, 0, length); };
   Dims contents;
-  for (int64_t p = clamp((*begin)[0]); p < clamp((*end)[0]); p += steps[0]) contents.push_back((*v)[p]);
+  const int64_t stop = clamp((*end)[0]);
+  for (int64_t p = clamp((*begin)[0]); p < stop; p = steps[0] < stop - p ? p + steps[0] : stop) {
+    contents.push_back((*v)[p]);
+  }
   ctx.set_output_value(0, contents);
 }
 
