@@ -220,15 +220,16 @@ int main(int argc, char** argv) {
     const uint64_t kernels = dynamic ? dynamic->kernels_built() : 0;
     const uint64_t buffers = dynamic ? dynamic->buffer_allocations() : 0;
     const size_t plans = dynamic ? dynamic->plans().size() : 0;
+    const uint64_t inferences = model->run_stats().shape_inferences;
     std::string tokens;
     for (int64_t token : generated) tokens += (tokens.empty() ? "" : ",") + std::to_string(token);
     if (args.json) {
       std::printf("{\"runtime\":\"ge\",\"tokens\":%d,\"median_ms\":%.4f,\"p90_ms\":%.4f,\"prefill_ms\":%.3f,"
                   "\"peak_rss_mb\":%.1f,\"rss_above_baseline_mb\":%.1f,\"kernels_built\":%llu,\"buffer_allocations\":%llu,\"plans\":%zu,"
-                  "\"generated\":[%s]}\n",
+                  "\"shape_inferences\":%llu,\"generated\":[%s]}\n",
                   args.tokens, Percentile(steps, 0.5), Percentile(steps, 0.9), prefill, rss_mb, rss_mb - baseline_mb,
                   static_cast<unsigned long long>(kernels), static_cast<unsigned long long>(buffers), plans,
-                  tokens.c_str());
+                  static_cast<unsigned long long>(inferences), tokens.c_str());
     } else {
       std::printf("ge: %d tokens after a %d-token prompt: median %.3f ms/token (p90 %.3f), prefill %.2f ms, peak RSS "
                   "%.0f MB (%.0f above the baseline); %llu kernels built, %llu tensor buffers allocated, %zu static plans\ntokens: %s\n",

@@ -38,6 +38,8 @@ struct GE_API RunStats {
   uint64_t kernels_built = 0;       // kernels built during runs (dynamic models)
   uint64_t buffer_allocations = 0;  // activation memory taken from the system: arenas, or a dynamic
                                     // model's tensor buffers
+  uint64_t shape_inferences = 0;    // node-by-node steps whose output shapes a schema inferred: those
+                                    // neither computed from symbolic dims nor repeating their last shapes
 };
 
 struct GE_API RunProfile {

@@ -151,6 +151,7 @@ void SymbolicShapes::InferNode(const Node& node) {
     const Value* out = node.output(i);
     std::optional<SymbolicDims> reconciled;
     if (ruled && ctx.output_dims()[i]) reconciled = Reconciled(*ctx.output_dims()[i], *out);
+    if (reconciled) proven_.insert(out);
     if (!reconciled && !out->shape().unknown_rank()) reconciled = FallbackDims(table_, *out);
     if (!reconciled) continue;
     const std::optional<SymbolicDims>& contents = ctx.output_values()[i];

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ge/graph.h"
@@ -74,6 +75,10 @@ class SymbolicShapes {
   const DimTable& table() const { return table_; }
   // The value's dims; nullptr when its rank is unknown.
   const SymbolicDims* dims(const Value* value) const;
+  // Whether a rule proved the value's dims (rather than the fallback giving
+  // them): a run may then take its shape from them without the schema's
+  // checks, which the rule made for every input shape the run accepts.
+  bool Proven(const Value* value) const { return proven_.count(value) != 0; }
   // The value's integer contents, for shape vectors the rules tracked.
   const SymbolicDims* value(const Value* value) const;
   // The symbols of the graph inputs' dims: (input index, axis, atom).
@@ -93,6 +98,7 @@ class SymbolicShapes {
   DimTable table_;
   std::unordered_map<const Value*, SymbolicDims> dims_;
   std::unordered_map<const Value*, SymbolicDims> values_;
+  std::unordered_set<const Value*> proven_;
   std::vector<InputSymbol> input_symbols_;
 };
 

@@ -158,6 +158,7 @@ const std::map<std::string, OptionParser>& Parsers() {
        ParseCount(1, "an integer >= 1 (the run at one input-shape signature that compiles its static plan)",
                   &RuntimeOptions::dynamic_plan_after_runs)},
       {"ge.exec.dynamicPackWeights", ParseSwitch(&RuntimeOptions::dynamic_pack_weights)},
+      {"ge.exec.symbolicShapes", ParseSwitch(&RuntimeOptions::symbolic_shapes)},
       // Byte sizes are counted in int64, so a larger cap would mean no cap.
       {"ge.maxTensorBytes", ParseCount(1, "an integer of bytes from 1 to 9223372036854775807",
                                        &RuntimeOptions::max_tensor_bytes, std::numeric_limits<int64_t>::max())},
@@ -227,7 +228,8 @@ void CheckLoadOptions(const Options& options) {
   static const std::set<std::string> kLoadOptions = {"ge.exec.intraOpThreads", "ge.exec.maxArenas",
                                                      "ge.exec.asyncWorkers", "ge.exec.dynamicPlanCacheBytes",
                                                      "ge.exec.dynamicPlanAfterRuns",
-                                                     "ge.exec.dynamicPackWeights", "ge.maxTensorBytes"};
+                                                     "ge.exec.dynamicPackWeights", "ge.exec.symbolicShapes",
+                                                     "ge.maxTensorBytes"};
   for (const auto& [key, value] : options) {
     // A misspelled key is reported as such, not as a compile-time option.
     if (!Parsers().count(key)) UnknownOption(key);

@@ -46,6 +46,7 @@ struct RuntimeOptions {
   size_t dynamic_plan_cache_bytes = size_t{256} << 20;    // ge.exec.dynamicPlanCacheBytes; 0 = off
   size_t dynamic_plan_after_runs = 2;                    // ge.exec.dynamicPlanAfterRuns; >= 1
   bool dynamic_pack_weights = false;                     // ge.exec.dynamicPackWeights
+  bool symbolic_shapes = true;                           // ge.exec.symbolicShapes
   // The most bytes one tensor may claim; checked at compile time (tensor_size_cap.h).
   size_t max_tensor_bytes = size_t{64} << 30;             // ge.maxTensorBytes; >= 1
   // CPU default: one stream, since intra-op threads use the cores better

@@ -9,10 +9,12 @@
 #include <catch2/catch.hpp>
 
 #include <climits>
+#include <cstring>
 #include <map>
 
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
+#include "ge/error.h"
 #include "ge/profile.h"
 #include "graph/dim_names.h"
 #include "graph/symbolic_shapes.h"
@@ -116,8 +118,10 @@ TEST_CASE("symbolic shapes evaluate to the shapes a node-by-node run infers", "[
   const auto shapes = SymbolicShapes::Infer(*graph);
   std::map<std::string, const Node*> by_name;
   for (const Node* node : graph->nodes()) by_name[node->name()] = node;
-  // Plans off: every run goes node by node and profiles each step.
-  const auto model = CompiledModel::Compile(ShapeArithmeticGraph(), {{"ge.exec.dynamicPlanCacheBytes", "0"}});
+  // Plans off: every run goes node by node and profiles each step; symbolic
+  // shapes off: every step is inferred by its schema.
+  const auto model = CompiledModel::Compile(ShapeArithmeticGraph(), {{"ge.exec.dynamicPlanCacheBytes", "0"},
+                                                                     {"ge.exec.symbolicShapes", "0"}});
   for (const auto& [batch, seq, past] : std::vector<std::array<int64_t, 3>>{{1, 1, 1}, {2, 5, 3}, {3, 8, 11}}) {
     INFO("batch " << batch << ", seq " << seq << ", past " << past);
     std::vector<std::pair<int, int64_t>> bound;
@@ -147,5 +151,44 @@ TEST_CASE("symbolic shapes evaluate to the shapes a node-by-node run infers", "[
       }
     }
     CHECK(compared >= 40);  // the graph's steps were found and compared, not skipped
+  }
+}
+
+TEST_CASE("runs compute their shapes from symbolic dims and infer only what the symbols do not determine",
+          "[symbolic][dynamic]") {
+  const Options node_by_node = {{"ge.exec.dynamicPlanCacheBytes", "0"}};
+  Options inferring = node_by_node;
+  inferring["ge.exec.symbolicShapes"] = "0";
+  const auto computed = CompiledModel::Compile(ShapeArithmeticGraph(), node_by_node);
+  const auto inferred = CompiledModel::Compile(ShapeArithmeticGraph(), inferring);
+  // Every call is a new shape; past = 0 (a prefill) is left to the schemas.
+  for (const auto& [batch, seq, past] :
+       std::vector<std::array<int64_t, 3>>{{1, 3, 0}, {1, 1, 3}, {1, 1, 4}, {2, 6, 5}, {3, 2, 9}}) {
+    INFO("batch " << batch << ", seq " << seq << ", past " << past);
+    const uint64_t computed_before = computed->run_stats().shape_inferences;
+    const uint64_t inferred_before = inferred->run_stats().shape_inferences;
+    const std::vector<Tensor> a = computed->Run(Inputs(batch, seq, past));
+    const std::vector<Tensor> b = inferred->Run(Inputs(batch, seq, past));
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      REQUIRE(a[i].shape() == b[i].shape());
+      CHECK(std::memcmp(a[i].data(), b[i].data(), a[i].nbytes()) == 0);
+    }
+    const uint64_t computed_steps = computed->run_stats().shape_inferences - computed_before;
+    const uint64_t inferred_steps = inferred->run_stats().shape_inferences - inferred_before;
+    if (past == 0) {
+      CHECK(computed_steps == inferred_steps);
+    } else {
+      // At most NonZero, whose count depends on data (not when x repeats);
+      // the others are the steps whose shapes change with the inputs.
+      CHECK(computed_steps <= 1);
+      CHECK(inferred_steps >= computed_steps + 5);
+    }
+  }
+}
+
+TEST_CASE("the symbolic shapes option is a switch", "[symbolic][dynamic]") {
+  for (const char* bad : {"2", "on", ""}) {
+    CHECK_THROWS_AS(CompiledModel::Compile(ShapeArithmeticGraph(), {{"ge.exec.symbolicShapes", bad}}), Error);
   }
 }

@@ -68,7 +68,8 @@ RunStats Difference(const RunStats& later, const RunStats& earlier) {
                   later.node_by_node_runs - earlier.node_by_node_runs,
                   later.plans_compiled - earlier.plans_compiled,
                   later.kernels_built - earlier.kernels_built,
-                  later.buffer_allocations - earlier.buffer_allocations};
+                  later.buffer_allocations - earlier.buffer_allocations,
+                  later.shape_inferences - earlier.shape_inferences};
 }
 
 void WriteRunStats(JsonWriter& json, const RunStats& stats) {
@@ -79,6 +80,7 @@ void WriteRunStats(JsonWriter& json, const RunStats& stats) {
   json.Key("plans_compiled").Int(static_cast<int64_t>(stats.plans_compiled));
   json.Key("kernels_built").Int(static_cast<int64_t>(stats.kernels_built));
   json.Key("buffer_allocations").Int(static_cast<int64_t>(stats.buffer_allocations));
+  json.Key("shape_inferences").Int(static_cast<int64_t>(stats.shape_inferences));
   json.EndObject();
 }
 
@@ -182,12 +184,14 @@ void PrintHuman(const std::string& path, const LoadedModel& loaded, const RunRes
   const RunStats& all = run.after;
   const RunStats timed = Difference(run.after, run.after_warmup);
   std::printf("runs      %llu: %llu planned, %llu node by node; %llu plans compiled, %llu kernels built, %llu buffers "
-              "allocated (timed runs: %llu, %llu, %llu)\n",
+              "allocated, %llu shapes inferred (timed runs: %llu, %llu, %llu, %llu)\n",
               static_cast<unsigned long long>(all.runs), static_cast<unsigned long long>(all.planned_runs),
               static_cast<unsigned long long>(all.node_by_node_runs), static_cast<unsigned long long>(all.plans_compiled),
               static_cast<unsigned long long>(all.kernels_built), static_cast<unsigned long long>(all.buffer_allocations),
+              static_cast<unsigned long long>(all.shape_inferences),
               static_cast<unsigned long long>(timed.plans_compiled), static_cast<unsigned long long>(timed.kernels_built),
-              static_cast<unsigned long long>(timed.buffer_allocations));
+              static_cast<unsigned long long>(timed.buffer_allocations),
+              static_cast<unsigned long long>(timed.shape_inferences));
 }
 
 int Run(const ParsedArgs& args) {

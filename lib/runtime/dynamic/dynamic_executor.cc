@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -120,6 +121,37 @@ void RememberInference(FrameInference& memo, const RunFrame& frame, const std::v
   memo.valid = true;
 }
 
+// NodeStep::symbolic for `node`: its outputs' dims when a rule proved every
+// one of them, each determined by the input shapes, of a dtype inference
+// would not change; else empty. New expressions are added to `exprs`.
+std::vector<std::vector<int64_t>> ProvenDims(const SymbolicShapes* shapes, const Node& node,
+                                             std::map<DimExpr, int64_t>& index, std::vector<DimExpr>& exprs) {
+  if (shapes == nullptr) return {};
+  for (const Value* output : node.outputs()) {
+    const SymbolicDims* dims = shapes->dims(output);
+    const DataType dtype = output->dtype();
+    if (dims == nullptr || !shapes->Proven(output) || dtype == DataType::kUndefined || IsContainer(dtype)) return {};
+    for (const DimExpr& d : *dims) {
+      const std::optional<int64_t> c = d.constant();
+      if (!shapes->table().Determined(d) || (c && *c < 0)) return {};
+    }
+  }
+  std::vector<std::vector<int64_t>> codes;
+  for (const Value* output : node.outputs()) {
+    std::vector<int64_t>& dims = codes.emplace_back();
+    for (const DimExpr& d : *shapes->dims(output)) {
+      if (const std::optional<int64_t> c = d.constant()) {
+        dims.push_back(*c);
+        continue;
+      }
+      const auto [it, added] = index.emplace(d, static_cast<int64_t>(exprs.size()));
+      if (added) exprs.push_back(d);
+      dims.push_back(-1 - it->second);
+    }
+  }
+  return codes;
+}
+
 // The node alone with the run's shapes, marked for a kernel that takes its
 // shapes at run time where one exists, and that packs its weights when
 // `pack_weights` (graph/shapes_at_run.h): Const inputs stay constants (a
@@ -213,6 +245,7 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
     output_position_[impl.output_values[position]] = static_cast<int>(position);
   }
 
+  std::map<DimExpr, int64_t> expr_index;  // symbolic_exprs_ index of each
   for (const Node* node : impl.nodes) {
     if (node->op_type() == "Const") constant_values_.push_back(id_of.at(node->output(0)));
     if (IsSource(*node)) continue;
@@ -236,7 +269,11 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
       step.inputs.push_back(id);
       if (id >= 0) ++readers_[id];
     }
-    for (const Value* output : node->outputs()) step.outputs.push_back(id_of.at(output));
+    for (const Value* output : node->outputs()) {
+      step.outputs.push_back(id_of.at(output));
+      step.output_dtypes.push_back(output->dtype());
+    }
+    if (!step.control_flow) step.symbolic = ProvenDims(impl.symbolic_shapes.get(), *node, expr_index, symbolic_exprs_);
     steps_.push_back(std::move(step));
   }
   for (const Tensor& constant : impl.constants) constant_data_.insert(constant.data());
@@ -313,6 +350,7 @@ RunStats DynamicExecutor::stats() const {
   stats.plans_compiled = plans_compiled_.load();
   stats.kernels_built = kernels_built();
   stats.buffer_allocations = buffer_allocations();
+  stats.shape_inferences = shape_inferences_.load();
   return stats;
 }
 
@@ -354,6 +392,43 @@ const ShapedKernel& DynamicExecutor::KernelFor(size_t step_index, RunFrame& fram
   return *last.kernel;
 }
 
+void DynamicExecutor::BindSymbols(const std::vector<Tensor>& inputs, RunFrame& frame) const {
+  frame.dims_bound = false;
+  const SymbolicShapes* shapes = impl_.symbolic_shapes.get();
+  if (shapes == nullptr || symbolic_exprs_.empty() || !impl_.settings.symbolic_shapes) return;
+  frame.symbol_sizes.clear();
+  for (const SymbolicShapes::InputSymbol& symbol : shapes->input_symbols()) {
+    const Tensor& input = inputs.at(symbol.input);
+    if (input.is_container() || input.shape().rank() <= symbol.axis) return;
+    frame.symbol_sizes.emplace_back(symbol.atom, input.shape().dim(symbol.axis));
+  }
+  if (!frame.dims.Bind(shapes->table(), frame.symbol_sizes)) return;
+  frame.expr_values.resize(symbolic_exprs_.size());
+  for (size_t i = 0; i < symbolic_exprs_.size(); ++i) {
+    const std::optional<int64_t> value = frame.dims.Evaluate(symbolic_exprs_[i]);
+    frame.expr_values[i] = value && *value >= 0 ? *value : -1;
+  }
+  frame.dims_bound = true;
+}
+
+bool DynamicExecutor::ShapesFromSymbols(const NodeStep& step, RunFrame& frame) const {
+  auto size_of = [&](int64_t code) { return code >= 0 ? code : frame.expr_values[static_cast<size_t>(-1 - code)]; };
+  // Checked before any is written, so a failure leaves the frame as it was.
+  for (const std::vector<int64_t>& dims : step.symbolic) {
+    for (int64_t code : dims) {
+      if (size_of(code) < 0) return false;
+    }
+  }
+  for (size_t i = 0; i < step.outputs.size(); ++i) {
+    FrameValue& value = frame.values[step.outputs[i]];
+    value.dtype = step.output_dtypes[i];
+    const std::vector<int64_t>& dims = step.symbolic[i];
+    if (value.shape.unknown_rank() || value.shape.rank() != dims.size()) value.shape = Shape(dims);
+    for (size_t axis = 0; axis < dims.size(); ++axis) value.shape.dim(axis) = size_of(dims[axis]);
+  }
+  return true;
+}
+
 void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vector<Tensor>& direct) const {
   const NodeStep& step = steps_[step_index];
   const Node& node = *step.node;
@@ -377,7 +452,9 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vec
   }
 
   FrameInference& memo = frame.inferences[step_index];
-  if (SameInputs(memo, frame, step.inputs, frame.key)) {
+  if (frame.dims_bound && !step.symbolic.empty() && ShapesFromSymbols(step, frame)) {
+    CheckOutputs(node, frame, step.inputs, step.outputs, impl_.settings.max_tensor_bytes);
+  } else if (SameInputs(memo, frame, step.inputs, frame.key)) {
     for (size_t i = 0; i < step.outputs.size(); ++i) {
       FrameValue& value = frame.values[step.outputs[i]];
       value.dtype = memo.output_dtypes[i];
@@ -387,6 +464,7 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vec
     memo.valid = false;
     memo.read_inputs.clear();
     StepValues values(frame, step.inputs, step.outputs, memo.read_inputs);
+    shape_inferences_.fetch_add(1, std::memory_order_relaxed);
     InferContext infer(node, values);
     step.schema->infer()(infer);
     CheckOutputs(node, frame, step.inputs, step.outputs, impl_.settings.max_tensor_bytes);
@@ -485,6 +563,7 @@ std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& in
   RunFrame& frame = lease.frame();
   frame.Reset();  // what a failed run left
   frame.readers_left = readers_;
+  BindSymbols(inputs, frame);
   for (size_t position = 0; position < inputs.size(); ++position) {
     frame.SetTensor(impl_.input_values[position], inputs[position], /*fresh=*/false);
   }

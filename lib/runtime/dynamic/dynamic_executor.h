@@ -40,6 +40,7 @@
 #include "device/device.h"
 #include "ge/profile.h"
 #include "graph/op_schema.h"
+#include "graph/symbolic_shapes.h"
 #include "runtime/dynamic/control_flow.h"
 #include "runtime/dynamic/kernel_cache.h"
 #include "runtime/dynamic/output_pool.h"
@@ -93,6 +94,12 @@ class DynamicExecutor {
     const OpSchema* schema = nullptr;
     std::vector<int> inputs;   // value ids; -1 for an absent optional input
     std::vector<int> outputs;  // value ids
+    std::vector<DataType> output_dtypes;  // as the graph infers them
+    // Per output, per dim: the dim when it is a constant (>= 0), else
+    // -1 - the index of its expression in symbolic_exprs_. Set when a
+    // symbolic rule proved every output's dims, which a run then computes
+    // (ShapesFromSymbols) instead of inferring; empty otherwise.
+    std::vector<std::vector<int64_t>> symbolic;
     // If, Loop, Scan, and the sequence and optional ops (sequence_ops.h):
     // run on whole values instead of inference and a kernel.
     std::shared_ptr<const ControlFlowOp> control_flow;
@@ -108,17 +115,26 @@ class DynamicExecutor {
                                     RunProfile* profile) const;
   // Infers the step's outputs in the frame, then runs its kernel (or its subgraphs).
   void RunStep(size_t step_index, RunFrame& frame, const std::vector<Tensor>& direct) const;
+  // Binds the frame's dim symbols to the run's input sizes (RunFrame::dims).
+  void BindSymbols(const std::vector<Tensor>& inputs, RunFrame& frame) const;
+  // Sets the step's output dtypes and shapes from its symbolic dims; false
+  // (nothing set) when one does not evaluate.
+  bool ShapesFromSymbols(const NodeStep& step, RunFrame& frame) const;
   const ShapedKernel& KernelFor(size_t step_index, RunFrame& frame) const;
   std::vector<Tensor> TakeOutputs(RunFrame& frame, const std::vector<Tensor>& direct) const;
 
   const CompiledModel::Impl& impl_;
   const device::Device& device_;
   std::vector<NodeStep> steps_;       // topological order, no Data or Const
+  // The distinct expressions the steps' symbolic dims use; a run evaluates
+  // each once (BindSymbols): a decoder has a handful (sequence, past + sequence).
+  std::vector<DimExpr> symbolic_exprs_;
   std::vector<int> readers_;          // value id -> step inputs reading it
   std::vector<int> output_position_;  // value id -> its first position among the graph outputs, or -1
   std::vector<int> constant_values_;  // impl.constants index -> value id
   mutable KernelCache kernels_{kKernelCacheCapacity};
   mutable std::atomic<uint64_t> kernels_built_{0};
+  mutable std::atomic<uint64_t> shape_inferences_{0};
   mutable std::atomic<uint64_t> node_by_node_runs_{0}, planned_runs_{0}, plans_compiled_{0};
   mutable FramePool frames_;
   mutable OutputPool outputs_;  // the buffers of the output tensors runs hand out
