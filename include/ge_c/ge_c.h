@@ -31,7 +31,7 @@ extern "C" {
 /* The ABI this header describes: the major changes only on an incompatible
  * change (and is the SONAME of libge_c.so), the minor on every addition. */
 #define GE_C_ABI_MAJOR 0
-#define GE_C_ABI_MINOR 4
+#define GE_C_ABI_MINOR 5
 
 /* ---- status and errors --------------------------------------------------- */
 
@@ -216,7 +216,10 @@ typedef struct ge_tensor_info {
   const int64_t* dims; /* -1: known at run time only */
   /* (0.4) Inputs: rank names, the name the model gives each dim (ONNX
    * dim_param, "batch"), "" for a dim without one; NULL when no dim is named.
-   * Dims named alike must have one size in a run. */
+   * Dims named alike must have one size in a run. (0.5) Outputs of a model with
+   * dims known at run time only: the expression over those names that gives
+   * each dim ("sequence + past"), "" for a constant dim or one that depends
+   * on data; NULL when none has one. */
   const char* const* dim_names;
 } ge_tensor_info;
 
@@ -251,6 +254,8 @@ typedef struct ge_run_stats {
   uint64_t plans_compiled;     /* static plans a dynamic model compiled for input-shape signatures */
   uint64_t kernels_built;      /* kernels built during runs (dynamic models) */
   uint64_t buffer_allocations; /* activation memory taken from the system: arenas, or tensor buffers */
+  uint64_t shape_inferences;   /* (0.5) a dynamic model's steps whose shapes a schema inferred, those not
+                                * computed from symbolic dims nor repeating their last shapes */
 } ge_run_stats;
 
 GE_C_EXPORT ge_status ge_model_run_stats(const ge_model* model, ge_run_stats* out);

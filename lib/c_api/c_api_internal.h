@@ -46,8 +46,9 @@ struct GraphHandle {
 struct ModelHandle {
   std::shared_ptr<const CompiledModel> model;
   MemorySummary memory;  // cached, so that placement_strategy outlives the call
-  // Per input, its TensorInfo::dim_names as C strings (empty when none), for ge_tensor_info.
-  std::vector<std::vector<const char*>> input_dim_names;
+  // Per input and output, its TensorInfo::dim_names as C strings (empty when
+  // none), for ge_tensor_info.
+  std::vector<std::vector<const char*>> input_dim_names, output_dim_names;
 };
 
 struct IoBindingHandle {

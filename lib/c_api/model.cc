@@ -40,9 +40,8 @@ ge_status Info(const char* function, const ge_model* model, size_t index, ge_ten
     full.dtype = static_cast<ge_dtype>(info.dtype);
     full.rank = info.shape.rank();
     full.dims = info.shape.dims().data();
-    if (inputs && !FromC(model)->input_dim_names[index].empty()) {
-      full.dim_names = FromC(model)->input_dim_names[index].data();
-    }
+    const std::vector<const char*>& names = (inputs ? FromC(model)->input_dim_names : FromC(model)->output_dim_names)[index];
+    if (!names.empty()) full.dim_names = names.data();
     FillVersioned(full, out);
   });
 }
@@ -57,6 +56,10 @@ ge_model* NewModel(std::shared_ptr<const CompiledModel> compiled) {
   for (const TensorInfo& input : compiled->inputs()) {
     std::vector<const char*>& names = model->input_dim_names.emplace_back();
     for (const std::string& name : input.dim_names) names.push_back(name.c_str());
+  }
+  for (const TensorInfo& output : compiled->outputs()) {
+    std::vector<const char*>& names = model->output_dim_names.emplace_back();
+    for (const std::string& name : output.dim_names) names.push_back(name.c_str());
   }
   model->model = std::move(compiled);
   return ToC(model.release());
@@ -149,6 +152,7 @@ ge_status ge_model_run_stats(const ge_model* model, ge_run_stats* out) {
     full.plans_compiled = stats.plans_compiled;
     full.kernels_built = stats.kernels_built;
     full.buffer_allocations = stats.buffer_allocations;
+    full.shape_inferences = stats.shape_inferences;
     FillVersioned(full, out);
   });
 }

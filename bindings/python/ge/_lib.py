@@ -32,7 +32,8 @@ class MemorySummary(ctypes.Structure):
 class RunStats(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("runs", ctypes.c_uint64), ("planned_runs", ctypes.c_uint64),
                 ("node_by_node_runs", ctypes.c_uint64), ("plans_compiled", ctypes.c_uint64),
-                ("kernels_built", ctypes.c_uint64), ("buffer_allocations", ctypes.c_uint64)]
+                ("kernels_built", ctypes.c_uint64), ("buffer_allocations", ctypes.c_uint64),
+                ("shape_inferences", ctypes.c_uint64)]
 
 
 _PROTOTYPES = {

@@ -67,7 +67,7 @@ class InferenceSession:
         inputs = self.model.tensor_infos("inputs")
         outputs = self.model.tensor_infos("outputs")
         self._inputs = [NodeArg(*info, names) for info, names in zip(inputs, self.model.dim_names())]
-        self._outputs = [NodeArg(*info) for info in outputs]
+        self._outputs = [NodeArg(*info, names) for info, names in zip(outputs, self.model.dim_names("outputs"))]
         self._feeds = FeedLayout([name for name, _, _ in inputs], [dtype for _, dtype, _ in inputs],
                                  [np_dtype_or_none(dtype) for _, dtype, _ in inputs])
         self._output_index = {name: i for i, (name, _, _) in enumerate(outputs)}

@@ -33,11 +33,14 @@ class Model:
         also names bfloat16."""
         return [info[:3] for info in self._tensor_infos(kind)]
 
-    def dim_names(self):
+    def dim_names(self, kind="inputs"):
         """Per input, the names its dims have in the model (ONNX dim_param,
         "batch"; "" for a dim without one), or None when none is named. Dims
-        named alike must have one size in a run."""
-        return [info[3] for info in self._tensor_infos("inputs")]
+        named alike must have one size in a run. Per output (kind "outputs")
+        of a model with dims known only at run time: the expression over those
+        names that gives each dim ("sequence + past"; "" for a constant dim or
+        one that depends on data), or None."""
+        return [info[3] for info in self._tensor_infos(kind)]
 
     def _tensor_infos(self, kind):
         count_function, info_function = _INFO_FUNCTIONS[kind]
@@ -72,7 +75,8 @@ class Model:
     @property
     def run_stats(self):
         """What the runs so far did besides kernels: runs, planned_runs,
-        node_by_node_runs, plans_compiled, kernels_built, buffer_allocations."""
+        node_by_node_runs, plans_compiled, kernels_built, buffer_allocations,
+        shape_inferences."""
         stats = RunStats(struct_size=ctypes.sizeof(RunStats))
         check(lib.ge_model_run_stats(self._handle, ctypes.byref(stats)))
         return {name: getattr(stats, name) for name, _ in RunStats._fields_ if name != "struct_size"}

@@ -13,7 +13,8 @@ ORT_TYPE = {
 class NodeArg:
     """`name`; `type` ("tensor(float)", ...); `shape`, a list with, per dim,
     its size, or for a dim known only at run time the name the model gives it
-    (ONNX dim_param, "batch"; inputs only) or None, as onnxruntime shows it."""
+    (ONNX dim_param, "batch"; for outputs the expression over those names
+    that gives it, "sequence + past") or None, as onnxruntime shows it."""
 
     def __init__(self, name, ge_dtype, dims, dim_names=None):
         self.name = name

@@ -1,5 +1,5 @@
 """Named dims (ONNX dim_param) through the C ABI: InferenceSession.get_inputs()
-shows them as onnxruntime does, Model.dim_names() lists them, and a run whose
+shows them as onnxruntime does (and get_outputs() the outputs' dims derived from them), Model.dim_names() lists them, and a run whose
 inputs give dims of one name different sizes is refused naming both. The model
 is written here as protobuf bytes (no onnx package is needed)."""
 import numpy as np
@@ -46,6 +46,9 @@ def test_named_dims_as_onnxruntime_shows_them():
     sess = ge.InferenceSession(named_dims_model())
     assert [(i.name, i.shape) for i in sess.get_inputs()] == [("a", ["batch", "seq"]), ("b", ["batch", "seq"])]
     assert sess.model.dim_names() == [["batch", "seq"], ["batch", "seq"]]
+    # Outputs: their dims as symbolic inference derives them from the inputs'.
+    assert [(o.name, o.shape) for o in sess.get_outputs()] == [("sum", ["batch", "seq"])]
+    assert sess.model.dim_names("outputs") == [["batch", "seq"]]
     a = np.ones((2, 3), np.float32)
     (total,) = sess.run(None, {"a": a, "b": a})
     np.testing.assert_array_equal(total, 2 * a)
