@@ -121,37 +121,6 @@ void RememberInference(FrameInference& memo, const RunFrame& frame, const std::v
   memo.valid = true;
 }
 
-// NodeStep::symbolic for `node`: its outputs' dims when a rule proved every
-// one of them, each determined by the input shapes, of a dtype inference
-// would not change; else empty. New expressions are added to `exprs`.
-std::vector<std::vector<int64_t>> ProvenDims(const SymbolicShapes* shapes, const Node& node,
-                                             std::map<DimExpr, int64_t>& index, std::vector<DimExpr>& exprs) {
-  if (shapes == nullptr) return {};
-  for (const Value* output : node.outputs()) {
-    const SymbolicDims* dims = shapes->dims(output);
-    const DataType dtype = output->dtype();
-    if (dims == nullptr || !shapes->Proven(output) || dtype == DataType::kUndefined || IsContainer(dtype)) return {};
-    for (const DimExpr& d : *dims) {
-      const std::optional<int64_t> c = d.constant();
-      if (!shapes->table().Determined(d) || (c && *c < 0)) return {};
-    }
-  }
-  std::vector<std::vector<int64_t>> codes;
-  for (const Value* output : node.outputs()) {
-    std::vector<int64_t>& dims = codes.emplace_back();
-    for (const DimExpr& d : *shapes->dims(output)) {
-      if (const std::optional<int64_t> c = d.constant()) {
-        dims.push_back(*c);
-        continue;
-      }
-      const auto [it, added] = index.emplace(d, static_cast<int64_t>(exprs.size()));
-      if (added) exprs.push_back(d);
-      dims.push_back(-1 - it->second);
-    }
-  }
-  return codes;
-}
-
 // The node alone with the run's shapes, marked for a kernel that takes its
 // shapes at run time where one exists, and that packs its weights when
 // `pack_weights` (graph/shapes_at_run.h): Const inputs stay constants (a
@@ -234,6 +203,7 @@ size_t BuildKernelKey(size_t step_index, const RunFrame& frame, const std::vecto
 DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::Device& device)
     : impl_(impl),
       device_(device),
+      symbolic_(impl.symbolic_shapes.get()),
       frames_(impl.values.size(), static_cast<size_t>(std::count_if(impl.nodes.begin(), impl.nodes.end(),
                                                                     [](const Node* node) { return !IsSource(*node); }))),
       plans_(impl.settings.dynamic_plan_cache_bytes) {
@@ -245,7 +215,6 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
     output_position_[impl.output_values[position]] = static_cast<int>(position);
   }
 
-  std::map<DimExpr, int64_t> expr_index;  // symbolic_exprs_ index of each
   for (const Node* node : impl.nodes) {
     if (node->op_type() == "Const") constant_values_.push_back(id_of.at(node->output(0)));
     if (IsSource(*node)) continue;
@@ -273,7 +242,12 @@ DynamicExecutor::DynamicExecutor(const CompiledModel::Impl& impl, const device::
       step.outputs.push_back(id_of.at(output));
       step.output_dtypes.push_back(output->dtype());
     }
-    if (!step.control_flow) step.symbolic = ProvenDims(impl.symbolic_shapes.get(), *node, expr_index, symbolic_exprs_);
+    if (!step.control_flow) {
+      step.symbolic_dims = symbolic_.ProvenDims(*node);
+      const bool graph_output = std::any_of(step.outputs.begin(), step.outputs.end(),
+                                            [&](int id) { return output_position_[id] >= 0; });
+      if (!step.symbolic_dims.empty() && !graph_output) step.symbolic_contents = symbolic_.KnownContents(*node);
+    }
     steps_.push_back(std::move(step));
   }
   for (const Tensor& constant : impl.constants) constant_data_.insert(constant.data());
@@ -392,44 +366,52 @@ const ShapedKernel& DynamicExecutor::KernelFor(size_t step_index, RunFrame& fram
   return *last.kernel;
 }
 
-void DynamicExecutor::BindSymbols(const std::vector<Tensor>& inputs, RunFrame& frame) const {
-  frame.dims_bound = false;
-  const SymbolicShapes* shapes = impl_.symbolic_shapes.get();
-  if (shapes == nullptr || symbolic_exprs_.empty() || !impl_.settings.symbolic_shapes) return;
-  frame.symbol_sizes.clear();
-  for (const SymbolicShapes::InputSymbol& symbol : shapes->input_symbols()) {
-    const Tensor& input = inputs.at(symbol.input);
-    if (input.is_container() || input.shape().rank() <= symbol.axis) return;
-    frame.symbol_sizes.emplace_back(symbol.atom, input.shape().dim(symbol.axis));
-  }
-  if (!frame.dims.Bind(shapes->table(), frame.symbol_sizes)) return;
-  frame.expr_values.resize(symbolic_exprs_.size());
-  for (size_t i = 0; i < symbolic_exprs_.size(); ++i) {
-    const std::optional<int64_t> value = frame.dims.Evaluate(symbolic_exprs_[i]);
-    frame.expr_values[i] = value && *value >= 0 ? *value : -1;
-  }
-  frame.dims_bound = true;
-}
-
 bool DynamicExecutor::ShapesFromSymbols(const NodeStep& step, RunFrame& frame) const {
-  auto size_of = [&](int64_t code) { return code >= 0 ? code : frame.expr_values[static_cast<size_t>(-1 - code)]; };
   // Checked before any is written, so a failure leaves the frame as it was.
-  for (const std::vector<int64_t>& dims : step.symbolic) {
-    for (int64_t code : dims) {
-      if (size_of(code) < 0) return false;
+  for (const SymbolicSizes& dims : step.symbolic_dims) {
+    for (const SymbolicSize& d : dims) {
+      const std::optional<int64_t> size = frame.symbolic.Value(d);
+      if (!size || *size < 0) return false;
     }
   }
   for (size_t i = 0; i < step.outputs.size(); ++i) {
     FrameValue& value = frame.values[step.outputs[i]];
     value.dtype = step.output_dtypes[i];
-    const std::vector<int64_t>& dims = step.symbolic[i];
-    if (value.shape.unknown_rank() || value.shape.rank() != dims.size()) value.shape = Shape(dims);
-    for (size_t axis = 0; axis < dims.size(); ++axis) value.shape.dim(axis) = size_of(dims[axis]);
+    const SymbolicSizes& dims = step.symbolic_dims[i];
+    if (value.shape.unknown_rank() || value.shape.rank() != dims.size()) {
+      value.shape = Shape(std::vector<int64_t>(dims.size()));
+    }
+    for (size_t axis = 0; axis < dims.size(); ++axis) value.shape.dim(axis) = *frame.symbolic.Value(dims[axis]);
   }
   return true;
 }
 
-void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vector<Tensor>& direct) const {
+bool DynamicExecutor::ContentsFromSymbols(const NodeStep& step, RunFrame& frame) const {
+  for (size_t i = 0; i < step.outputs.size(); ++i) {
+    for (const SymbolicSize& entry : step.symbolic_contents[i]) {
+      const std::optional<int64_t> v = frame.symbolic.Value(entry);
+      const bool narrow = step.output_dtypes[i] == DataType::kInt32;
+      if (!v || (narrow && (*v < INT32_MIN || *v > INT32_MAX))) return false;
+    }
+  }
+  for (size_t i = 0; i < step.outputs.size(); ++i) {
+    const int id = step.outputs[i];
+    frame.SetPooled(id);
+    void* data = frame.values[id].data;
+    const SymbolicSizes& contents = step.symbolic_contents[i];
+    for (size_t k = 0; k < contents.size(); ++k) {
+      const int64_t v = *frame.symbolic.Value(contents[k]);
+      if (step.output_dtypes[i] == DataType::kInt32) {
+        static_cast<int32_t*>(data)[k] = static_cast<int32_t>(v);
+      } else {
+        static_cast<int64_t*>(data)[k] = v;
+      }
+    }
+  }
+  return true;
+}
+
+bool DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vector<Tensor>& direct) const {
   const NodeStep& step = steps_[step_index];
   const Node& node = *step.node;
   if (step.control_flow) {
@@ -448,12 +430,13 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vec
       }
       frame.SetTensor(step.outputs[i], std::move(results[i]), /*fresh=*/true);
     }
-    return;
+    return false;
   }
 
   FrameInference& memo = frame.inferences[step_index];
-  if (frame.dims_bound && !step.symbolic.empty() && ShapesFromSymbols(step, frame)) {
+  if (frame.symbolic.bound() && !step.symbolic_dims.empty() && ShapesFromSymbols(step, frame)) {
     CheckOutputs(node, frame, step.inputs, step.outputs, impl_.settings.max_tensor_bytes);
+    if (!step.symbolic_contents.empty() && ContentsFromSymbols(step, frame)) return true;
   } else if (SameInputs(memo, frame, step.inputs, frame.key)) {
     for (size_t i = 0; i < step.outputs.size(); ++i) {
       FrameValue& value = frame.values[step.outputs[i]];
@@ -492,7 +475,7 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vec
       computes = true;
     }
   }
-  if (!computes) return;
+  if (!computes) return false;
 
   frame.input_views.clear();
   frame.output_views.clear();
@@ -523,6 +506,7 @@ void DynamicExecutor::RunStep(size_t step_index, RunFrame& frame, const std::vec
   ctx.outputs = frame.output_views;
   ctx.workspace = workspace;
   kernel.Run(ctx);
+  return false;
 }
 
 std::vector<Tensor> DynamicExecutor::TakeOutputs(RunFrame& frame, const std::vector<Tensor>& direct) const {
@@ -563,7 +547,7 @@ std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& in
   RunFrame& frame = lease.frame();
   frame.Reset();  // what a failed run left
   frame.readers_left = readers_;
-  BindSymbols(inputs, frame);
+  symbolic_.Bind(inputs, impl_.settings.symbolic_shapes, frame.symbolic);
   for (size_t position = 0; position < inputs.size(); ++position) {
     frame.SetTensor(impl_.input_values[position], inputs[position], /*fresh=*/false);
   }
@@ -577,9 +561,10 @@ std::vector<Tensor> DynamicExecutor::RunNodeByNode(const std::vector<Tensor>& in
   for (size_t s = 0; s < steps_.size(); ++s) {
     const NodeStep& step = steps_[s];
     const auto step_start = ProfileClock::now();
-    RunStep(s, frame, direct);
+    const bool from_symbols = RunStep(s, frame, direct);
     if (profile != nullptr) {
       const std::string kernel = step.control_flow ? "control_flow/" + step.node->op_type()
+                                 : from_symbols    ? "symbolic"
                                                    : KernelName(*frame.kernels[s].kernel->kernel);
       StepProfile recorded = ProfileStep(*step.node, kernel, 0, run_start, step_start, frame.LiveBytes());
       recorded.input_shapes.clear();

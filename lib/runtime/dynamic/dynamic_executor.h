@@ -40,12 +40,12 @@
 #include "device/device.h"
 #include "ge/profile.h"
 #include "graph/op_schema.h"
-#include "graph/symbolic_shapes.h"
 #include "runtime/dynamic/control_flow.h"
 #include "runtime/dynamic/kernel_cache.h"
 #include "runtime/dynamic/output_pool.h"
 #include "runtime/dynamic/plan_cache.h"
 #include "runtime/dynamic/run_frame.h"
+#include "runtime/dynamic/symbolic_steps.h"
 #include "runtime/execution_plan.h"
 
 namespace ge::runtime {
@@ -95,11 +95,13 @@ class DynamicExecutor {
     std::vector<int> inputs;   // value ids; -1 for an absent optional input
     std::vector<int> outputs;  // value ids
     std::vector<DataType> output_dtypes;  // as the graph infers them
-    // Per output, per dim: the dim when it is a constant (>= 0), else
-    // -1 - the index of its expression in symbolic_exprs_. Set when a
-    // symbolic rule proved every output's dims, which a run then computes
-    // (ShapesFromSymbols) instead of inferring; empty otherwise.
-    std::vector<std::vector<int64_t>> symbolic;
+    // Per output, its dims, when a symbolic rule proved every output's: a
+    // run computes them (ShapesFromSymbols) instead of inferring. Empty otherwise.
+    std::vector<SymbolicSizes> symbolic_dims;
+    // Per output, its integer contents, when every output's are known from
+    // the symbols and none is a graph output (shape arithmetic): a run writes
+    // them (ContentsFromSymbols) instead of running a kernel. Empty otherwise.
+    std::vector<SymbolicSizes> symbolic_contents;
     // If, Loop, Scan, and the sequence and optional ops (sequence_ops.h):
     // run on whole values instead of inference and a kernel.
     std::shared_ptr<const ControlFlowOp> control_flow;
@@ -114,21 +116,24 @@ class DynamicExecutor {
   std::vector<Tensor> RunNodeByNode(const std::vector<Tensor>& inputs, const std::vector<Tensor>& direct,
                                     RunProfile* profile) const;
   // Infers the step's outputs in the frame, then runs its kernel (or its subgraphs).
-  void RunStep(size_t step_index, RunFrame& frame, const std::vector<Tensor>& direct) const;
-  // Binds the frame's dim symbols to the run's input sizes (RunFrame::dims).
-  void BindSymbols(const std::vector<Tensor>& inputs, RunFrame& frame) const;
+  // Runs one step; true when its outputs were written from symbolic
+  // contents, without a kernel.
+  bool RunStep(size_t step_index, RunFrame& frame, const std::vector<Tensor>& direct) const;
   // Sets the step's output dtypes and shapes from its symbolic dims; false
   // (nothing set) when one does not evaluate.
   bool ShapesFromSymbols(const NodeStep& step, RunFrame& frame) const;
+  // Writes the step's outputs from their symbolic contents; false (nothing
+  // written) when one does not evaluate or fit its dtype.
+  bool ContentsFromSymbols(const NodeStep& step, RunFrame& frame) const;
   const ShapedKernel& KernelFor(size_t step_index, RunFrame& frame) const;
   std::vector<Tensor> TakeOutputs(RunFrame& frame, const std::vector<Tensor>& direct) const;
 
   const CompiledModel::Impl& impl_;
   const device::Device& device_;
   std::vector<NodeStep> steps_;       // topological order, no Data or Const
-  // The distinct expressions the steps' symbolic dims use; a run evaluates
-  // each once (BindSymbols): a decoder has a handful (sequence, past + sequence).
-  std::vector<DimExpr> symbolic_exprs_;
+  // The expressions the steps' symbolic dims and contents use; a run
+  // evaluates each once: a decoder has a handful (sequence, sequence + past).
+  SymbolicSteps symbolic_;
   std::vector<int> readers_;          // value id -> step inputs reading it
   std::vector<int> output_position_;  // value id -> its first position among the graph outputs, or -1
   std::vector<int> constant_values_;  // impl.constants index -> value id

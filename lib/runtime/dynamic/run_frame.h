@@ -18,9 +18,9 @@
 
 #include "device/kernel.h"
 #include "ge/tensor.h"
-#include "graph/dim_expr.h"
 #include "runtime/dynamic/buffer_pool.h"
 #include "runtime/dynamic/kernel_cache.h"
+#include "runtime/dynamic/symbolic_steps.h"
 
 namespace ge::runtime {
 
@@ -87,14 +87,8 @@ class RunFrame {
   std::vector<FrameValue> values;
   std::vector<FrameKernel> kernels;  // by step
   std::vector<FrameInference> inferences;  // by step
-  // The run's values of the model's dim expressions (graph/symbolic_shapes.h,
-  // DynamicExecutor::symbolic_exprs_), -1 for one that does not evaluate;
-  // `dims_bound` false when the run's input shapes leave every shape to the
-  // schemas (a dim of 0, no symbolic shapes).
-  std::vector<int64_t> expr_values;
-  bool dims_bound = false;
-  DimValues dims;                                     // scratch
-  std::vector<std::pair<int, int64_t>> symbol_sizes;  // scratch
+  // The run's values of the model's symbolic expressions (symbolic_steps.h).
+  SymbolicRun symbolic;
   std::vector<int> readers_left;     // by value: steps still to read it
   BufferPool pool;
   uint64_t counted_allocations = 0;  // pool allocations FramePool has counted
