@@ -8,6 +8,7 @@
 // must evaluate to what that run saw.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <map>
@@ -80,7 +81,9 @@ std::unique_ptr<Graph> ShapeArithmeticGraph() {
   Value* mean = b.Op("ReduceMeanD", {x}, {{"axes", std::vector<int64_t>{-1}}, {"keep_dims", true}}, 1, "mean")[0];
   // Which entries are positive: a count only the data decides.
   Value* positive = b.Op("NonZero", {b.Relu(x, "relu")}, {}, 1, "positive")[0];
-  b.Outputs({per_head, pairs, keys, attended, recent, flat, positions, projected, mean, positive});
+  // The shape vectors as data: a kernel reads what the shape arithmetic wrote.
+  Value* shape_values = b.Cast(pairs_shape, DataType::kFloat, "shape_values");
+  b.Outputs({per_head, pairs, keys, attended, recent, flat, positions, projected, mean, positive, shape_values});
   return b.Build();
 }
 
@@ -108,7 +111,7 @@ TEST_CASE("symbolic shapes name a graph's dims by its input dims' symbols", "[sy
   CHECK(names("positive") == Names{});  // [3, count]: the count depends on data
   // The compiled model reports its outputs' dims the same way.
   const auto model = CompiledModel::Compile(ShapeArithmeticGraph());
-  REQUIRE(model->outputs().size() == 10);
+  REQUIRE(model->outputs().size() == 11);
   CHECK(model->outputs()[2].dim_names == Names{"batch", "seq + past", ""});
   CHECK(model->outputs()[9].dim_names.empty());
 }
@@ -167,8 +170,16 @@ TEST_CASE("runs compute their shapes from symbolic dims and infer only what the 
     INFO("batch " << batch << ", seq " << seq << ", past " << past);
     const uint64_t computed_before = computed->run_stats().shape_inferences;
     const uint64_t inferred_before = inferred->run_stats().shape_inferences;
-    const std::vector<Tensor> a = computed->Run(Inputs(batch, seq, past));
+    RunProfile profile;
+    const std::vector<Tensor> a = computed->Run(Inputs(batch, seq, past), &profile);
     const std::vector<Tensor> b = inferred->Run(Inputs(batch, seq, past));
+    const auto written = std::count_if(profile.steps.begin(), profile.steps.end(),
+                                       [](const StepProfile& step) { return step.kernel == "symbolic"; });
+    // Shape, two Gathers, four Unsqueezes, two ConcatDs and the Mul: no kernels.
+    CHECK(written == (past == 0 ? 0 : 10));
+    const float* shape_values = static_cast<const float*>(a.back().data());
+    CHECK(std::vector<float>(shape_values, shape_values + 3) ==
+          std::vector<float>{float(batch), float(2 * seq), 4.0f});
     REQUIRE(a.size() == b.size());
     for (size_t i = 0; i < a.size(); ++i) {
       REQUIRE(a[i].shape() == b[i].shape());
