@@ -168,7 +168,7 @@ const Command& InfoCommand() {
   static const Command command{
       {"info",
        "MODEL",
-       "Describes a model (.onnx or .gem): inputs, outputs, ops, memory plan, CPU paths, pass timings, .gem versions.",
+       "Describes a model (.onnx, TensorFlow .pb/.pbtxt/model.json, or .gem): inputs, outputs, ops, memory plan, CPU paths, pass timings, .gem versions.",
        {{"json", "", false, "print one JSON object instead of the report"}}},
       &Info};
   return command;

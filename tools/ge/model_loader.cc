@@ -8,6 +8,7 @@
 
 #include "ge/error.h"
 #include "ge/onnx_importer.h"
+#include "ge/tf_importer.h"
 #include "gem_header.h"
 #include "graph/escape_for_message.h"
 #include "graph/regular_file.h"
@@ -32,11 +33,14 @@ ModelFormat DetectModelFormat(const std::string& path) {
   const std::string extension = std::filesystem::path(path).extension().string();
   if (extension == ".gem") return ModelFormat::kGem;  // the loader reports what is wrong with it
   if (extension == ".onnx") return ModelFormat::kOnnx;
+  // A frozen GraphDef, in binary or text form, or a TensorFlow.js graph model.
+  if (extension == ".pb" || extension == ".pbtxt" || extension == ".json") return ModelFormat::kTensorFlow;
   if (!magic.empty() && static_cast<unsigned char>(magic[0]) == kOnnxFirstByte) return ModelFormat::kOnnx;
   throw Error(
       ErrorCode::kInvalidArgument,
       EscapeForMessage(fmt::format(
-          "cannot tell the format of '{}': expected an ONNX model (.onnx) or a compiled ge model (.gem)", path)));
+          "cannot tell the format of '{}': expected an ONNX model (.onnx), a TensorFlow model (.pb, .pbtxt, a "
+          "TensorFlow.js model.json) or a compiled ge model (.gem)", path)));
 }
 
 LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress) {
@@ -48,7 +52,8 @@ LoadedModel LoadModel(const std::string& path, const Options& options, Progress&
     loaded.model = CompiledModel::Load(path, options);  // refuses compile options by name
   } else {
     progress.Show(fmt::format("importing {} ...", path));
-    std::unique_ptr<Graph> graph = ImportOnnxFile(path);
+    std::unique_ptr<Graph> graph =
+        loaded.format == ModelFormat::kTensorFlow ? ImportTensorFlowFile(path) : ImportOnnxFile(path);
     progress.Show(fmt::format("compiling {} ({} nodes) ...", path, graph->num_nodes()));
     try {
       loaded.model = CompiledModel::Compile(std::move(graph), options);

@@ -9,7 +9,7 @@
 
 namespace ge::cli {
 
-enum class ModelFormat { kOnnx, kGem };
+enum class ModelFormat { kOnnx, kGem, kTensorFlow };
 
 // Decides by the file's first bytes, then by its extension. Throws ge::Error:
 // as RegularFile::Open for a file it cannot read or that is not a regular file
@@ -19,7 +19,7 @@ ModelFormat DetectModelFormat(const std::string& path);
 struct LoadedModel {
   std::shared_ptr<const CompiledModel> model;
   ModelFormat format = ModelFormat::kOnnx;
-  // Import + compile for .onnx, load for .gem: the time until the model can run.
+  // Import + compile for .onnx and TensorFlow, load for .gem: the time until the model can run.
   double prepare_ms = 0;
 };
 

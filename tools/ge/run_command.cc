@@ -202,7 +202,7 @@ int Run(const ParsedArgs& args) {
   Options options = CollectOptions(args);
   // A run never saves the model, so its weights need not stay next to the
   // copies the kernels packed (unless the user says otherwise).
-  if (DetectModelFormat(path) == ModelFormat::kOnnx) options.emplace("ge.exec.releasePackedConstants", "1");
+  if (DetectModelFormat(path) != ModelFormat::kGem) options.emplace("ge.exec.releasePackedConstants", "1");
 
   // The process with ge's libraries loaded and initialized, before the model:
   // what the model itself costs is the peak minus this.
@@ -230,7 +230,7 @@ const Command& RunCommand() {
   static const Command command{
       {"run",
        "MODEL",
-       "Runs a model (.onnx or .gem) and reports its outputs, latency, peak memory and memory plan.",
+       "Runs a model (.onnx, TensorFlow .pb/.pbtxt/model.json, or .gem) and reports its outputs, latency, peak memory and memory plan.",
        {{"input", "NAME=FILE.npy", true, "data of one input; inputs not given get seeded random values"},
         {"output-dir", "DIR", false, "write each output to DIR/<output name>.npy"},
         {"loop", "N", false, "timed runs (default 10)"},

@@ -77,7 +77,7 @@ const Command& VizCommand() {
   static const Command command{
       {"viz",
        "MODEL",
-       "Draws the compiled graph (nodes coloured by stream) and the memory plan of a model (.onnx or .gem).",
+       "Draws the compiled graph (nodes coloured by stream) and the memory plan of a model (.onnx, TensorFlow .pb/.pbtxt/model.json, or .gem).",
        {{"output", "FILE", false, "the graph: .svg/.png/.pdf (rendered with Graphviz's dot) or .dot", 'o'},
         {"memory", "FILE.svg", false, "the memory plan: one box per activation, offset over schedule step"},
         kOptionFlag,

@@ -1,0 +1,218 @@
+// Convolutions and pooling: Conv2D, DepthwiseConv2dNative and their
+// grappler-fused forms (_FusedConv2D, FusedDepthwiseConv2dNative: BiasAdd or
+// FusedBatchNorm, then an activation), MaxPool, AvgPool. They stay in the
+// model's layout (NHWC as TensorFlow writes them): ge's Conv2D and pools take
+// data_format NHWC with strides and windows in that order, so no transpose
+// surrounds them. Filters, constant, are re-laid out once: TensorFlow's
+// [kh, kw, Cin, Cout] (depthwise [kh, kw, C, multiplier]) becomes ge's
+// [Cout, Cin/groups, kh, kw].
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "graph/tf/tf_translation.h"
+
+namespace ge::tf_import {
+namespace {
+
+struct Layout {
+  bool channels_last = true;
+  size_t h = 1, w = 2, c = 3;  // axes of x
+};
+
+Layout LayoutOf(TfNodeContext& ctx) {
+  const std::string format = ctx.String("data_format", "NHWC");
+  if (format == "NHWC") return Layout{};
+  if (format == "NCHW") return Layout{false, 2, 3, 1};
+  ctx.Fail(fmt::format("data_format '{}' is not supported (valid: NHWC, NCHW)", format), /*unsupported=*/true);
+}
+
+// A window attribute (strides, dilations, ksize) in data_format order, of 4 values.
+std::vector<int64_t> Window(TfNodeContext& ctx, const std::string& attr) {
+  std::vector<int64_t> values = ctx.Ints(attr);
+  if (values.empty()) values = {1, 1, 1, 1};
+  if (values.size() != 4) ctx.Fail(fmt::format("attribute '{}' has {} values; 4 expected", attr, values.size()));
+  for (int64_t v : values) {
+    if (v < 1) ctx.Fail(fmt::format("attribute '{}' has a value below 1", attr));
+  }
+  return values;
+}
+
+// ge's pads [top, bottom, left, right] for TensorFlow's padding.
+std::vector<int64_t> Pads(TfNodeContext& ctx, const Shape& x, const Layout& layout, const std::vector<int64_t>& kernel,
+                          const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations) {
+  const std::string padding = ctx.String("padding", "VALID");
+  if (padding == "VALID") return {0, 0, 0, 0};
+  if (padding == "EXPLICIT") {
+    const std::vector<int64_t> explicit_pads = ctx.Ints("explicit_paddings");
+    if (explicit_pads.size() != 8) ctx.Fail("explicit_paddings must have 8 values");
+    return {explicit_pads[2 * layout.h], explicit_pads[2 * layout.h + 1], explicit_pads[2 * layout.w],
+            explicit_pads[2 * layout.w + 1]};
+  }
+  if (padding != "SAME") ctx.Fail(fmt::format("padding '{}' is not supported (valid: SAME, VALID, EXPLICIT)", padding));
+  std::vector<int64_t> pads;
+  for (size_t i = 0; i < 2; ++i) {
+    const size_t axis = i == 0 ? layout.h : layout.w;
+    if (x.unknown_rank() || x.rank() != 4 || x.dim(axis) < 0) {
+      ctx.Fail(fmt::format("padding SAME needs the input's spatial dims, but x is {}; give the input's shape "
+                           "(--input_shape)", x.ToString()), /*unsupported=*/true);
+    }
+    const int64_t in = x.dim(axis);
+    const int64_t stride = strides[axis];
+    const int64_t out = (in + stride - 1) / stride;
+    const int64_t span = (kernel[i] - 1) * dilations[axis] + 1;
+    const int64_t total = std::max<int64_t>((out - 1) * stride + span - in, 0);
+    pads.push_back(total / 2);
+    pads.push_back(total - total / 2);
+  }
+  return pads;
+}
+
+// Folds a FusedBatchNorm's scale, offset, mean and variance into the
+// filter (ge layout, output channel first) and bias.
+void FoldBatchNorm(TfNodeContext& ctx, Tensor& filter, Tensor& bias, size_t first_arg) {
+  const int64_t channels = filter.shape().dim(0);
+  std::vector<const Tensor*> args;
+  for (size_t i = 0; i < 4; ++i) {
+    const Tensor* arg = ctx.constant(first_arg + i);
+    if (arg == nullptr || arg->dtype() != DataType::kFloat || arg->shape().NumElements() != channels) {
+      ctx.Fail("FusedBatchNorm's scale, offset, mean and variance must be float constants of one value per channel",
+               /*unsupported=*/true);
+    }
+    args.push_back(arg);
+  }
+  const float epsilon = ctx.Float("epsilon", 1e-3f);
+  const int64_t per_channel = filter.shape().NumElements() / channels;
+  auto* w = static_cast<float*>(filter.data());
+  auto* b = static_cast<float*>(bias.data());
+  for (int64_t c = 0; c < channels; ++c) {
+    const float scale = static_cast<const float*>(args[0]->data())[c];
+    const float offset = static_cast<const float*>(args[1]->data())[c];
+    const float mean = static_cast<const float*>(args[2]->data())[c];
+    const float variance = static_cast<const float*>(args[3]->data())[c];
+    const float factor = scale / std::sqrt(variance + epsilon);
+    for (int64_t k = 0; k < per_channel; ++k) w[c * per_channel + k] *= factor;
+    b[c] = (b[c] - mean) * factor + offset;
+  }
+}
+
+// ge's [Cout, Cin/groups, kh, kw] from TensorFlow's [kh, kw, Cin, Cout], or for
+// a depthwise filter [kh, kw, C, M] the [C * M, 1, kh, kw] of C groups.
+Tensor GeFilter(TfNodeContext& ctx, const Tensor& tf_filter, bool depthwise) {
+  if (tf_filter.dtype() != DataType::kFloat || tf_filter.shape().rank() != 4) {
+    ctx.Fail(fmt::format("filter must be a float32 constant of rank 4, got {} {}", DataTypeName(tf_filter.dtype()),
+                         tf_filter.shape().ToString()), /*unsupported=*/true);
+  }
+  const int64_t kh = tf_filter.shape().dim(0), kw = tf_filter.shape().dim(1);
+  const int64_t in = tf_filter.shape().dim(2), out = tf_filter.shape().dim(3);
+  const int64_t cout = depthwise ? in * out : out;
+  const int64_t cin = depthwise ? 1 : in;
+  Tensor filter(DataType::kFloat, Shape({cout, cin, kh, kw}));
+  const auto* src = static_cast<const float*>(tf_filter.data());
+  auto* dst = static_cast<float*>(filter.data());
+  for (int64_t y = 0; y < kh; ++y) {
+    for (int64_t x = 0; x < kw; ++x) {
+      for (int64_t i = 0; i < in; ++i) {
+        for (int64_t o = 0; o < out; ++o) {
+          const float v = src[((y * kw + x) * in + i) * out + o];
+          if (depthwise) {
+            dst[(((i * out + o) * 1 + 0) * kh + y) * kw + x] = v;
+          } else {
+            dst[((o * in + i) * kh + y) * kw + x] = v;
+          }
+        }
+      }
+    }
+  }
+  return filter;
+}
+
+std::vector<Value*> Convolution(TfNodeContext& ctx, bool depthwise, bool fused) {
+  Value* x = ctx.input(0);
+  const Tensor* tf_filter = ctx.constant(1);
+  if (tf_filter == nullptr) ctx.Fail("a filter computed at run time is not supported", /*unsupported=*/true);
+  const Layout layout = LayoutOf(ctx);
+  const std::vector<int64_t> strides = Window(ctx, "strides");
+  const std::vector<int64_t> dilations = Window(ctx, "dilations");
+  Tensor filter = GeFilter(ctx, *tf_filter, depthwise);
+  const int64_t cout = filter.shape().dim(0);
+  const Shape& xs = x->shape();
+  const int64_t channels = xs.unknown_rank() || xs.rank() != 4 ? -1 : xs.dim(layout.c);
+  int64_t groups = 1;
+  if (depthwise) {
+    groups = tf_filter->shape().dim(2);
+  } else if (channels > 0 && channels != filter.shape().dim(1)) {
+    if (channels % filter.shape().dim(1) != 0) {
+      ctx.Fail(fmt::format("x has {} channels; the filter takes {}", channels, filter.shape().dim(1)));
+    }
+    groups = channels / filter.shape().dim(1);
+  }
+  const std::vector<int64_t> pads =
+      Pads(ctx, xs, layout, {filter.shape().dim(2), filter.shape().dim(3)}, strides, dilations);
+
+  // The fused ops: BiasAdd or FusedBatchNorm, then at most one activation.
+  std::vector<std::string> fused_ops = fused ? ctx.Strings("fused_ops") : std::vector<std::string>{};
+  Tensor bias(DataType::kFloat, Shape({cout}));
+  bool has_bias = false;
+  size_t next = 0;
+  if (!fused_ops.empty() && fused_ops[0] == "BiasAdd") {
+    const Tensor* b = ctx.constant(2);
+    if (b == nullptr || b->dtype() != DataType::kFloat || b->shape().NumElements() != cout) {
+      ctx.Fail("BiasAdd's bias must be a float constant of one value per output channel", /*unsupported=*/true);
+    }
+    std::memcpy(bias.data(), b->data(), bias.nbytes());
+    has_bias = true;
+    next = 1;
+  } else if (!fused_ops.empty() && fused_ops[0] == "FusedBatchNorm") {
+    std::memset(bias.data(), 0, bias.nbytes());
+    FoldBatchNorm(ctx, filter, bias, 2);
+    has_bias = true;
+    next = 1;
+  }
+  if (fused_ops.size() > next + 1 || (fused && next == 0 && !fused_ops.empty())) {
+    ctx.Fail(fmt::format("fused_ops [{}] are not supported (supported: BiasAdd or FusedBatchNorm, then one "
+                         "activation)", fmt::join(fused_ops, ", ")), /*unsupported=*/true);
+  }
+  const bool activation = fused_ops.size() == next + 1;
+  std::vector<Value*> inputs = {x, ctx.Constant("filter", std::move(filter))};
+  if (has_bias) inputs.push_back(ctx.Constant("bias", std::move(bias)));
+  Value* y = ctx.Op("Conv2D", inputs,
+                    {{"strides", strides}, {"dilations", dilations}, {"pads", pads}, {"groups", groups},
+                     {"data_format", std::string(layout.channels_last ? "NHWC" : "NCHW")}},
+                    activation ? ctx.Name("conv") : ctx.node().name());
+  if (!activation) return {y};
+  // Prelu's alpha is the argument after the bias.
+  Value* alpha = fused_ops[next] == "Prelu" && ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
+  return {FusedActivation(ctx, fused_ops[next], y, alpha)};
+}
+
+std::vector<Value*> Pool(TfNodeContext& ctx, bool max) {
+  Value* x = ctx.input(0);
+  const Layout layout = LayoutOf(ctx);
+  const std::vector<int64_t> ksize = Window(ctx, "ksize");
+  const std::vector<int64_t> strides = Window(ctx, "strides");
+  const std::vector<int64_t> pads =
+      Pads(ctx, x->shape(), layout, {ksize[layout.h], ksize[layout.w]}, strides, {1, 1, 1, 1});
+  std::map<std::string, AttrValue> attrs = {{"ksize", ksize},
+                                            {"strides", strides},
+                                            {"pads", pads},
+                                            {"data_format", std::string(layout.channels_last ? "NHWC" : "NCHW")}};
+  // TensorFlow averages only the window's positions inside x.
+  if (!max) attrs["exclusive"] = true;
+  return {ctx.Op(max ? "MaxPoolV3" : "AvgPoolV2", {x}, attrs, ctx.node().name())};
+}
+
+}  // namespace
+
+void AddConvTranslators(TfTranslators& table) {
+  table["Conv2D"] = [](TfNodeContext& ctx) { return Convolution(ctx, false, false); };
+  table["_FusedConv2D"] = [](TfNodeContext& ctx) { return Convolution(ctx, false, true); };
+  table["DepthwiseConv2dNative"] = [](TfNodeContext& ctx) { return Convolution(ctx, true, false); };
+  table["FusedDepthwiseConv2dNative"] = [](TfNodeContext& ctx) { return Convolution(ctx, true, true); };
+  table["MaxPool"] = [](TfNodeContext& ctx) { return Pool(ctx, true); };
+  table["AvgPool"] = [](TfNodeContext& ctx) { return Pool(ctx, false); };
+}
+
+}  // namespace ge::tf_import

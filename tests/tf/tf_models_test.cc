@@ -1,0 +1,108 @@
+// The TensorFlow import on trained TensorFlow.js graph models (the npm
+// package @vladmandic/human), against TensorFlow.js's own CPU backend:
+// scripts/fetch_tf_models.sh puts the models and tf-ref's inputs and
+// outputs in a cache; each model is imported with tf-ref's outputs as its
+// outputs, run on tf-ref's inputs, and must match every output within 1e-4
+// of the output's largest magnitude (at least 1). Skips, saying so, without
+// the cache.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "ge/compiled_model.h"
+#include "ge/error.h"
+#include "ge/tf_importer.h"
+#include "graph/npy.h"
+
+using namespace ge;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path Cache() {
+  if (const char* given = std::getenv("GE_MODEL_CACHE")) return given;
+  const char* home = std::getenv("HOME");
+  return fs::path(home != nullptr ? home : "/nonexistent") / ".cache" / "ge-models";
+}
+
+std::vector<std::string> Lines(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+// tf-ref's file name for a tensor: characters outside [A-Za-z0-9._-] become '_'.
+std::string FileName(std::string name) {
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+  }
+  return name;
+}
+
+double MaxAbs(const Tensor& t) {
+  double m = 0;
+  for (int64_t i = 0; i < t.shape().NumElements(); ++i) m = std::max(m, std::abs(double(static_cast<const float*>(t.data())[i])));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("trained TensorFlow.js models match TensorFlow.js", "[tf][models]") {
+  const std::string model = GENERATE(as<std::string>{}, "antispoof", "emotion", "liveness", "blazeface", "iris",
+                                     "facemesh", "faceres", "handlandmark-lite");
+  const fs::path json = Cache() / "human" / "package" / "models" / (model + ".json");
+  const fs::path ref = Cache() / "human-ref" / model;
+  if (!fs::exists(json) || !fs::exists(ref / "outputs.txt")) {
+    WARN("skipped: " << model << " and its references are not in " << Cache().string()
+                     << " (bash scripts/fetch_tf_models.sh fetches them)");
+    return;
+  }
+  INFO(model);
+  const std::vector<std::string> outputs = Lines(ref / "outputs.txt");
+  TfImportOptions options;
+  options.output_nodes = outputs;
+  const auto compiled = CompiledModel::Compile(ImportTensorFlowFile(json.string(), options));
+  std::vector<Tensor> inputs;
+  for (const std::string& name : Lines(ref / "inputs.txt")) {
+    inputs.push_back(ReadNpy((ref / ("input." + FileName(name) + ".npy")).string()));
+  }
+  const std::vector<Tensor> got = compiled->Run(inputs);
+  REQUIRE(got.size() == outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    INFO("output " << outputs[i]);
+    const Tensor expected = ReadNpy((ref / (FileName(outputs[i]) + ".npy")).string());
+    REQUIRE(got[i].shape() == expected.shape());
+    REQUIRE(got[i].dtype() == DataType::kFloat);
+    const double tolerance = 1e-4 * std::max(1.0, MaxAbs(expected));
+    double worst = 0;
+    for (int64_t k = 0; k < expected.shape().NumElements(); ++k) {
+      worst = std::max(worst, std::abs(double(static_cast<const float*>(got[i].data())[k]) -
+                                       double(static_cast<const float*>(expected.data())[k])));
+    }
+    CHECK(worst <= tolerance);
+  }
+}
+
+TEST_CASE("a model with ops the import lacks is refused listing each op type with its count", "[tf][models]") {
+  const fs::path json = Cache() / "human" / "package" / "models" / "handtrack.json";
+  if (!fs::exists(json)) {
+    WARN("skipped: " << json.string() << " is absent (bash scripts/fetch_tf_models.sh fetches it)");
+    return;
+  }
+  try {
+    ImportTensorFlowFile(json.string());
+    FAIL("handtrack imported");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kUnsupported);
+    const std::string message = e.what();
+    CHECK(message.find("handtrack.json") != std::string::npos);
+    CHECK(message.find("NonMaxSuppressionV5 (7)") != std::string::npos);
+    CHECK(message.find("TensorListReserve (2)") != std::string::npos);
+  }
+}
