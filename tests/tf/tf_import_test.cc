@@ -3,7 +3,8 @@
 // convolution, a SAME max pool, Mean over the spatial axes, a _FusedMatMul
 // with BiasAdd, Softmax) against a float64 reference computed in loops, in
 // all three forms (.pb, .pbtxt, TensorFlow.js model.json with a uint8- and a
-// float16-quantized weight); and the errors for what it cannot read.
+// float16-quantized weight, and that model frozen into a .pb); and the errors
+// for what it cannot read.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "ge/tf_importer.h"
 #include "graph/half_float_bits.h"
 #include "graph/tf/proto/tf_graph.pb.h"
+#include "graph/tf/tf_freeze.h"
 
 using namespace ge;
 namespace fs = std::filesystem;
@@ -258,6 +260,9 @@ TEST_CASE("a TensorFlow.js model.json imports with its weight shards, quantized 
   REQUIRE(google::protobuf::util::MessageToJsonString(model, &json).ok());
   Write(dir / "model.json", json);
   CheckRuns((dir / "model.json").string(), net, 1e-5);
+  // Frozen into a .pb (tools/tfjs_to_pb): the same network.
+  Write(dir / "frozen.pb", tf_import::FreezeWeights(tf_import::ReadTfModel((dir / "model.json").string())).SerializeAsString());
+  CheckRuns((dir / "frozen.pb").string(), net, 1e-5);
 
   SECTION("a missing shard is an error naming it") {
     fs::remove(dir / "group1-shard2of2.bin");

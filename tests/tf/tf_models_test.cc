@@ -4,7 +4,8 @@
 // outputs in a cache; each model is imported with tf-ref's outputs as its
 // outputs, run on tf-ref's inputs, and must match every output within 1e-4
 // of the output's largest magnitude (at least 1). Skips, saying so, without
-// the cache.
+// the cache. Each model also goes through the .pb path: written as a frozen
+// GraphDef (tf_freeze.h, what tools/tfjs_to_pb does) and imported from there.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "ge/error.h"
 #include "ge/tf_importer.h"
 #include "graph/npy.h"
+#include "graph/tf/tf_freeze.h"
 
 using namespace ge;
 namespace fs = std::filesystem;
@@ -53,9 +55,10 @@ double MaxAbs(const Tensor& t) {
 
 }  // namespace
 
-TEST_CASE("trained TensorFlow.js models match TensorFlow.js", "[tf][models]") {
+TEST_CASE("trained TensorFlow.js models match TensorFlow.js, as model.json and as a frozen .pb", "[tf][models]") {
   const std::string model = GENERATE(as<std::string>{}, "antispoof", "emotion", "liveness", "blazeface", "iris",
                                      "facemesh", "faceres", "handlandmark-lite");
+  const bool frozen = GENERATE(false, true);
   const fs::path json = Cache() / "human" / "package" / "models" / (model + ".json");
   const fs::path ref = Cache() / "human-ref" / model;
   if (!fs::exists(json) || !fs::exists(ref / "outputs.txt")) {
@@ -63,11 +66,17 @@ TEST_CASE("trained TensorFlow.js models match TensorFlow.js", "[tf][models]") {
                      << " (bash scripts/fetch_tf_models.sh fetches them)");
     return;
   }
-  INFO(model);
+  INFO(model << (frozen ? " as .pb" : " as model.json"));
+  fs::path path = json;
+  if (frozen) {
+    // The .pb the tfjs_to_pb tool writes: the weights in the Const nodes.
+    path = fs::temp_directory_path() / ("ge_tf_models_" + model + ".pb");
+    std::ofstream(path, std::ios::binary) << tf_import::FreezeWeights(tf_import::ReadTfModel(json.string())).SerializeAsString();
+  }
   const std::vector<std::string> outputs = Lines(ref / "outputs.txt");
   TfImportOptions options;
   options.output_nodes = outputs;
-  const auto compiled = CompiledModel::Compile(ImportTensorFlowFile(json.string(), options));
+  const auto compiled = CompiledModel::Compile(ImportTensorFlowFile(path.string(), options));
   std::vector<Tensor> inputs;
   for (const std::string& name : Lines(ref / "inputs.txt")) {
     inputs.push_back(ReadNpy((ref / ("input." + FileName(name) + ".npy")).string()));
