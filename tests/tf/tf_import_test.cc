@@ -337,3 +337,42 @@ TEST_CASE("the TensorFlow import refuses what it cannot read with one clear erro
     CHECK(code_of((dir / "unknown.pb").string(), options) == ErrorCode::kOk);
   }
 }
+
+TEST_CASE("ResizeBilinear interpolates NHWC images as TensorFlow maps their coordinates", "[tf]") {
+  const bool align_corners = GENERATE(false, true);
+  constexpr int64_t kH = 3, kW = 4, kC = 5, kOutH = 5, kOutW = 7;
+  tf::GraphDef g;
+  tf::NodeDef& x = Add(g, "x", "Placeholder", {});
+  (*x.mutable_attr())["dtype"].set_type(tf::DT_FLOAT);
+  for (int64_t d : {int64_t{2}, kH, kW, kC}) (*x.mutable_attr())["shape"].mutable_shape()->add_dim()->set_size(d);
+  Const(g, "size", IntTensor({2}, {kOutH, kOutW}));
+  tf::NodeDef& resize = Add(g, "resize", "ResizeBilinear", {"x", "size"});
+  (*resize.mutable_attr())[align_corners ? "align_corners" : "half_pixel_centers"].set_b(true);
+  const fs::path dir = TempDir("resize");
+  Write(dir / "resize.pb", g.SerializeAsString());
+  const auto model = CompiledModel::Compile(ImportTensorFlowFile((dir / "resize.pb").string()));
+  const std::vector<float> values = Random(2 * kH * kW * kC, 11);
+  Tensor input(DataType::kFloat, Shape({2, kH, kW, kC}));
+  std::copy(values.begin(), values.end(), static_cast<float*>(input.data()));
+  const Tensor out = model->Run({input})[0];
+  REQUIRE(out.shape() == Shape({2, kOutH, kOutW, kC}));
+  // TensorFlow's source coordinate, clamped neighbours, linear weights.
+  auto source = [&](int64_t o, int64_t in, int64_t out_len) {
+    return align_corners ? double(o) * double(in - 1) / double(out_len - 1)
+                         : (double(o) + 0.5) * double(in) / double(out_len) - 0.5;
+  };
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t oy = 0; oy < kOutH; ++oy)
+      for (int64_t ox = 0; ox < kOutW; ++ox)
+        for (int64_t c = 0; c < kC; ++c) {
+          const double sy = std::max(source(oy, kH, kOutH), 0.0), sx = std::max(source(ox, kW, kOutW), 0.0);
+          const int64_t y0 = int64_t(std::floor(sy)), x0 = int64_t(std::floor(sx));
+          const int64_t y1 = std::min(y0 + 1, kH - 1), x1 = std::min(x0 + 1, kW - 1);
+          const double fy = sy - double(y0), fx = sx - double(x0);
+          auto at = [&](int64_t y, int64_t xx) { return double(values[((n * kH + y) * kW + xx) * kC + c]); };
+          const double expected = (at(y0, x0) * (1 - fx) + at(y0, x1) * fx) * (1 - fy) +
+                                  (at(y1, x0) * (1 - fx) + at(y1, x1) * fx) * fy;
+          CHECK(static_cast<const float*>(out.data())[((n * kOutH + oy) * kOutW + ox) * kC + c] ==
+                Approx(expected).margin(1e-6));
+        }
+}

@@ -57,7 +57,7 @@ double MaxAbs(const Tensor& t) {
 
 TEST_CASE("trained TensorFlow.js models match TensorFlow.js, as model.json and as a frozen .pb", "[tf][models]") {
   const std::string model = GENERATE(as<std::string>{}, "antispoof", "emotion", "liveness", "blazeface", "iris",
-                                     "facemesh", "faceres", "handlandmark-lite");
+                                     "facemesh", "faceres", "handlandmark-lite", "centernet", "movenet-lightning");
   const bool frozen = GENERATE(false, true);
   const fs::path json = Cache() / "human" / "package" / "models" / (model + ".json");
   const fs::path ref = Cache() / "human-ref" / model;

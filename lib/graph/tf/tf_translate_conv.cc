@@ -1,11 +1,11 @@
-// Convolutions and pooling: Conv2D, DepthwiseConv2dNative and their
+// Convolutions, pooling and resizing: Conv2D, DepthwiseConv2dNative and their
 // grappler-fused forms (_FusedConv2D, FusedDepthwiseConv2dNative: BiasAdd or
 // FusedBatchNorm, then an activation), MaxPool, AvgPool. They stay in the
 // model's layout (NHWC as TensorFlow writes them): ge's Conv2D and pools take
 // data_format NHWC with strides and windows in that order, so no transpose
 // surrounds them. Filters, constant, are re-laid out once: TensorFlow's
 // [kh, kw, Cin, Cout] (depthwise [kh, kw, C, multiplier]) becomes ge's
-// [Cout, Cin/groups, kh, kw].
+// [Cout, Cin/groups, kh, kw]. ResizeBilinear keeps the layout too.
 #include <cmath>
 #include <cstring>
 
@@ -204,9 +204,29 @@ std::vector<Value*> Pool(TfNodeContext& ctx, bool max) {
   return {ctx.Op(max ? "MaxPoolV3" : "AvgPoolV2", {x}, attrs, ctx.node().name())};
 }
 
+// ResizeBilinear of NHWC images to `size` [h, w]: ge's Resize (linear, every
+// axis) to [N, h, w, C], N and C kept, with TensorFlow's coordinate mapping.
+std::vector<Value*> ResizeBilinear(TfNodeContext& ctx) {
+  Value* x = ctx.input(0);
+  const std::vector<int64_t> size = ctx.ConstantInts(1, "size");
+  const Shape& shape = x->shape();
+  if (size.size() != 2) ctx.Fail("size must hold 2 values (height, width)");
+  if (shape.unknown_rank() || shape.rank() != 4 || shape.dim(0) < 0 || shape.dim(3) < 0) {
+    ctx.Fail(fmt::format("needs images of known batch and channels, got {}", shape.ToString()), /*unsupported=*/true);
+  }
+  const std::string mapping = ctx.Bool("align_corners", false)        ? "align_corners"
+                              : ctx.Bool("half_pixel_centers", false) ? "half_pixel"
+                                                                      : "asymmetric";
+  const std::vector<int64_t> sizes = {shape.dim(0), size[0], size[1], shape.dim(3)};
+  Value* sizes_value = ctx.Constant("sizes", Tensor::FromVector(DataType::kInt64, Shape({4}), sizes));
+  return {ctx.Op("Resize", {x, nullptr, nullptr, sizes_value},
+                 {{"mode", std::string("linear")}, {"coordinate_transformation_mode", mapping}}, ctx.node().name())};
+}
+
 }  // namespace
 
 void AddConvTranslators(TfTranslators& table) {
+  table["ResizeBilinear"] = ResizeBilinear;
   table["Conv2D"] = [](TfNodeContext& ctx) { return Convolution(ctx, false, false); };
   table["_FusedConv2D"] = [](TfNodeContext& ctx) { return Convolution(ctx, false, true); };
   table["DepthwiseConv2dNative"] = [](TfNodeContext& ctx) { return Convolution(ctx, true, false); };

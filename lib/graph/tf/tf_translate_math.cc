@@ -34,6 +34,18 @@ std::vector<Value*> SquaredDifference(TfNodeContext& ctx) {
   return {ctx.Op("Mul", {difference, difference}, {}, ctx.node().name())};
 }
 
+// Floor division: of floats floor(x / y); of integers (x - x mod y) / y, exact.
+std::vector<Value*> FloorDiv(TfNodeContext& ctx) {
+  Value* x = ctx.input(0);
+  Value* y = ctx.input(1);
+  const bool floating = x->dtype() == DataType::kFloat || x->dtype() == DataType::kDouble ||
+                        x->dtype() == DataType::kFloat16 || x->dtype() == DataType::kBFloat16;
+  if (floating) return {ctx.Op("Floor", {ctx.Op("Div", {x, y}, {}, ctx.Name("div"))}, {}, ctx.node().name())};
+  Value* remainder = ctx.Op("FloorMod", {x, y}, {}, ctx.Name("mod"));
+  Value* multiple = ctx.Op("Sub", {x, remainder}, {}, ctx.Name("multiple"));
+  return {ctx.Op("Div", {multiple, y}, {}, ctx.node().name())};
+}
+
 std::vector<Value*> MatMul(TfNodeContext& ctx, bool fused) {
   if (ctx.Bool("adjoint_a", false) || ctx.Bool("adjoint_b", false)) ctx.Fail("adjoint is not supported", true);
   const std::vector<std::string> fused_ops = fused ? ctx.Strings("fused_ops") : std::vector<std::string>{};
@@ -80,6 +92,8 @@ void AddMathTranslators(TfTranslators& table) {
   table["Minimum"] = Binary("Minimum");
   table["Maximum"] = Binary("Maximum");
   table["AddN"] = AddN;
+  table["FloorDiv"] = FloorDiv;
+  table["FloorMod"] = Binary("FloorMod");
   table["SquaredDifference"] = SquaredDifference;
   table["MatMul"] = [](TfNodeContext& ctx) { return MatMul(ctx, false); };
   table["_FusedMatMul"] = [](TfNodeContext& ctx) { return MatMul(ctx, true); };

@@ -84,6 +84,7 @@ const TfTranslators& AllTfTranslators() {
     AddConvTranslators(t);
     AddMathTranslators(t);
     AddShapeTranslators(t);
+    AddIndexTranslators(t);
     return t;
   }();
   return table;

@@ -65,6 +65,7 @@ const TfTranslators& AllTfTranslators();
 void AddConvTranslators(TfTranslators& table);   // convolutions and pooling (tf_translate_conv.cc)
 void AddMathTranslators(TfTranslators& table);   // elementwise, activations, products, reductions
 void AddShapeTranslators(TfTranslators& table);  // Identity, Reshape, Pad, ConcatV2
+void AddIndexTranslators(TfTranslators& table);  // slicing, gathering, top-k, packing, casts, comparisons (tf_translate_index.cc)
 
 // The activation a fused op names ("Relu", "Relu6", "Elu", "LeakyRelu",
 // "Sigmoid", "Tanh"; "Prelu" with its alpha) applied to x; fails for others.

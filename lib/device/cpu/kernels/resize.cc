@@ -170,47 +170,75 @@ class ResizeKernel final : public Kernel {
         axes[d].push_back(MakePoint(params_, x_ori, in));
       }
     }
+    // Trailing axes that keep their length map each output element to the
+    // same input element (one tap of weight 1): they form a block of
+    // contiguous elements (an NHWC image's channels) interpolated together.
+    size_t outer_rank = rank;
+    int64_t block = 1;
+    while (outer_rank > 0 && IsIdentity(axes[outer_rank - 1])) {
+      block *= out_dims_[outer_rank - 1];
+      --outer_rank;
+    }
     const T* x = ctx.inputs[0].as<const T>();
     T* y = ctx.outputs[0].as<T>();
     const std::vector<int64_t> in_strides = RowMajorStrides(in_dims_);
-    const int64_t total = Product(out_dims_);
-#pragma omp parallel for if (total > kParallelGrain / 8)
-    for (int64_t flat = 0; flat < total; ++flat) {
-      // The output's multi-index, then the sum over the product of the taps.
-      std::vector<const AxisPoint*> points(rank);
-      int64_t rest = flat;
-      bool outside = false;
-      for (size_t d = rank; d-- > 0;) {
-        points[d] = &axes[d][rest % out_dims_[d]];
-        rest /= out_dims_[d];
-        outside = outside || points[d]->outside;
-      }
-      if (outside) {
-        y[flat] = Store<T>(params_.extrapolation);
-        continue;
-      }
-      std::vector<size_t> tap(rank, 0);
-      double sum = 0;
-      while (true) {
-        int64_t offset = 0;
-        double weight = 1;
-        for (size_t d = 0; d < rank; ++d) {
-          const Tap& t = points[d]->taps[tap[d]];
-          offset += t.index * in_strides[d];
-          weight *= t.weight;
+    int64_t total = 1;
+    for (size_t d = 0; d < outer_rank; ++d) total *= out_dims_[d];
+#pragma omp parallel if (total * block > kParallelGrain / 8)
+    {
+      std::vector<const AxisPoint*> points(outer_rank);
+      std::vector<size_t> tap(outer_rank, 0);
+      std::vector<double> sum(static_cast<size_t>(block));
+#pragma omp for
+      for (int64_t flat = 0; flat < total; ++flat) {
+        // The output's multi-index over the outer axes, then the sum over the product of their taps.
+        int64_t rest = flat;
+        bool outside = false;
+        for (size_t d = outer_rank; d-- > 0;) {
+          points[d] = &axes[d][rest % out_dims_[d]];
+          rest /= out_dims_[d];
+          outside = outside || points[d]->outside;
         }
-        sum += weight * static_cast<double>(Load(x[offset]));
-        size_t d = rank;
-        while (d-- > 0 && ++tap[d] == points[d]->taps.size()) tap[d] = 0;
-        if (d == static_cast<size_t>(-1)) break;
+        T* out = y + flat * block;
+        if (outside) {
+          std::fill(out, out + block, Store<T>(params_.extrapolation));
+          continue;
+        }
+        std::fill(sum.begin(), sum.end(), 0.0);
+        std::fill(tap.begin(), tap.end(), 0);
+        while (true) {
+          int64_t offset = 0;
+          double weight = 1;
+          for (size_t d = 0; d < outer_rank; ++d) {
+            const Tap& t = points[d]->taps[tap[d]];
+            offset += t.index * in_strides[d];
+            weight *= t.weight;
+          }
+          const T* in = x + offset;
+          for (int64_t k = 0; k < block; ++k) sum[k] += weight * static_cast<double>(Load(in[k]));
+          size_t d = outer_rank;
+          while (d-- > 0 && ++tap[d] == points[d]->taps.size()) tap[d] = 0;
+          if (d == static_cast<size_t>(-1)) break;
+        }
+        for (int64_t k = 0; k < block; ++k) out[k] = Convert(sum[k]);
       }
-      y[flat] = Convert(sum);
     }
   }
 
  private:
   [[noreturn]] void Throw(const std::string& message) const {
     throw Error(ErrorCode::kInvalidArgument, label_ + ": " + message);
+  }
+
+  // Whether every output coordinate of the axis reads its own input coordinate alone.
+  static bool IsIdentity(const std::vector<AxisPoint>& points) {
+    for (size_t o = 0; o < points.size(); ++o) {
+      const AxisPoint& p = points[o];
+      if (p.outside || p.taps.size() != 1 || p.taps[0].index != static_cast<int64_t>(o) || p.taps[0].weight != 1.0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // Integer outputs round to nearest like ONNX Runtime; floats convert as is.
