@@ -272,6 +272,35 @@ assert all(r["requested"] == "" for n, r in modes.items() if n != "softmax"), mo
       --option ge.exec.precision_mode=force_fp32
     [[ ! -e x.gem ]] || fail "a failed compile left x.gem"
     ;;
+  compile_tensorflow)
+    # ATC's spelling on a TensorFlow GraphDef (text form) whose batch dim is unknown: --framework 3, the
+    # placeholder's shape from --input_shape, one of two sinks as the output with --out_nodes.
+    cat >net.pbtxt <<'PB'
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+       attr { key: "shape" value { shape { dim { size: -1 } dim { size: 4 } } } } }
+node { name: "w" op: "Const" attr { key: "value" value { tensor { dtype: DT_FLOAT
+       tensor_shape { dim { size: 4 } dim { size: 2 } } float_val: 0.5 } } } }
+node { name: "y" op: "MatMul" input: "x" input: "w" }
+node { name: "relu" op: "Relu" input: "y" }
+node { name: "neg" op: "Neg" input: "y" }
+PB
+    "$ge" compile net.pbtxt --framework 3 --input_shape "x:2,4" --out_nodes "relu:0" -o net.gem --json >compile.json
+    check_json compile.json 'assert doc["output"] == "net.gem" and doc["output_bytes"] > 0, doc'
+    "$ge" info net.gem --json >info.json
+    check_json info.json '
+assert [i["shape"] for i in doc["inputs"]] == [[2, 4]], doc["inputs"]
+assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("relu", [2, 2])], doc["outputs"]'
+    "$ge" run net.gem --json --loop 1 >run.json
+    check_json run.json 'assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("relu", [2, 2])], doc'
+    expect_failure 1 'Caffe' "$ge" compile net.pbtxt --framework 0 -o bad.gem
+    expect_failure 2 'valid: 0 Caffe, 3 TensorFlow, 5 ONNX' "$ge" compile net.pbtxt --framework 7 -o bad.gem
+    expect_failure 1 'says ONNX' "$ge" compile net.pbtxt --framework 5 -o bad.gem
+    expect_failure 2 "'a' is not a dim" "$ge" compile net.pbtxt --input_shape "x:2,a" -o bad.gem
+    expect_failure 1 "'y', which is not a placeholder" "$ge" compile net.pbtxt --input_shape "y:2,4" -o bad.gem
+    expect_failure 1 "output 'nowhere' is not a tensor" "$ge" compile net.pbtxt --out_nodes "nowhere" -o bad.gem
+    expect_failure 2 'applies to TensorFlow models' "$ge" compile "$demo" --out_nodes relu -o bad.gem
+    [[ ! -e bad.gem ]] || fail "a failed compile wrote bad.gem"
+    ;;
   compile_short_forms)
     # MODEL may be positional and -o is --output; the older --model/--output spelling writes the same file.
     "$ge" compile "$demo" -o short.gem >/dev/null

@@ -1,7 +1,12 @@
-// ge compile MODEL -o m.gem: compiles an ONNX model into a .gem file.
+// ge compile MODEL -o m.gem: compiles an ONNX or TensorFlow model into a .gem
+// file; ATC's --framework, --input_shape and --out_nodes spell the TensorFlow
+// import's options.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -43,17 +48,86 @@ void WriteReportOrRemoveModel(const std::string& path, const std::string& conten
   }
 }
 
+// The non-empty parts of `text` between separators.
+std::vector<std::string> SplitOn(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(separator, start), text.size());
+    if (end > start) parts.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return parts;
+}
+
+// ATC's framework numbers: 0 Caffe, 3 TensorFlow, 5 ONNX.
+void CheckFramework(const std::string& value, ModelFormat format, const std::string& model_path) {
+  if (value == "0") throw Error(ErrorCode::kUnsupported, "--framework 0 (Caffe): ge does not import Caffe models yet");
+  if (value != "3" && value != "5") {
+    throw UsageError(fmt::format("--framework '{}' is not valid (valid: 0 Caffe, 3 TensorFlow, 5 ONNX)", value));
+  }
+  const ModelFormat wanted = value == "3" ? ModelFormat::kTensorFlow : ModelFormat::kOnnx;
+  if (format != wanted) {
+    throw Error(ErrorCode::kInvalidArgument,
+                fmt::format("--framework {} says {}, but '{}' is {}", value, value == "3" ? "TensorFlow" : "ONNX",
+                            model_path, format == ModelFormat::kOnnx ? "an ONNX model" : "a TensorFlow model"));
+  }
+}
+
+int64_t ParseDim(const std::string& text, const std::string& entry) {
+  size_t used = 0;
+  int64_t dim = 0;
+  try {
+    dim = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || dim < -1) {
+    throw UsageError(fmt::format("--input_shape entry '{}': '{}' is not a dim (an integer >= 0, or -1)", entry, text));
+  }
+  return dim;
+}
+
+// ATC's --input_shape "name:1,224,224,3;name2:1,10": the placeholders' shapes.
+std::map<std::string, Shape> ParseInputShapes(const std::string& value) {
+  std::map<std::string, Shape> shapes;
+  for (const std::string& entry : SplitOn(value, ';')) {
+    const size_t colon = entry.rfind(':');
+    if (colon == std::string::npos || colon == 0) {
+      throw UsageError(fmt::format("--input_shape entry '{}' is not NAME:DIMS (e.g. images:1,224,224,3)", entry));
+    }
+    std::vector<int64_t> dims;
+    const std::string list = entry.substr(colon + 1);
+    if (!list.empty()) {
+      for (const std::string& dim : SplitOn(list, ',')) dims.push_back(ParseDim(dim, entry));
+    }
+    shapes[entry.substr(0, colon)] = Shape(std::move(dims));
+  }
+  return shapes;
+}
+
 int Compile(const ParsedArgs& args) {
   if (!args.Has("output")) throw UsageError("'ge compile' needs -o FILE.gem (see 'ge compile --help')");
   const std::string model_path = args.positional().front();
   const std::string output_path = args.Value("output");
-  if (DetectModelFormat(model_path) != ModelFormat::kOnnx) {
+  const ModelFormat format = DetectModelFormat(model_path);
+  if (format == ModelFormat::kGem) {
     throw Error(ErrorCode::kInvalidArgument,
-                fmt::format("'{}' is already a compiled .gem model; 'ge compile' takes an ONNX model", model_path));
+                fmt::format("'{}' is already a compiled .gem model; 'ge compile' takes an ONNX or TensorFlow model",
+                            model_path));
   }
+  if (args.Has("framework")) CheckFramework(args.Value("framework"), format, model_path);
+  TfImportOptions tf_options;
+  for (const char* flag : {"input_shape", "out_nodes"}) {
+    if (args.Has(flag) && format != ModelFormat::kTensorFlow) {
+      throw UsageError(fmt::format("--{} applies to TensorFlow models; '{}' is an ONNX model", flag, model_path));
+    }
+  }
+  if (args.Has("input_shape")) tf_options.input_shapes = ParseInputShapes(args.Value("input_shape"));
+  if (args.Has("out_nodes")) tf_options.output_nodes = SplitOn(args.Value("out_nodes"), ';');
 
   Progress progress;
-  const LoadedModel loaded = LoadModel(model_path, CollectOptions(args), progress);
+  const LoadedModel loaded = LoadModel(model_path, CollectOptions(args), progress, tf_options);
   const auto save_start = std::chrono::steady_clock::now();
   loaded.model->Save(output_path);
   const double save_ms =
@@ -87,7 +161,10 @@ int Compile(const ParsedArgs& args) {
 // The flags: the general ones, then ATC's precision flags.
 std::vector<FlagSpec> CompileFlags() {
   std::vector<FlagSpec> flags = {
-      {"model", "FILE.onnx", false, "the ONNX model to compile, when not given as MODEL"},
+      {"model", "FILE.onnx", false, "the model to compile, when not given as MODEL"},
+      {"framework", "N", false, "ATC's framework of MODEL: 3 TensorFlow, 5 ONNX (0 Caffe: not yet); checked against the file"},
+      {"input_shape", "\"NAME:D,D,..;...\"", false, "TensorFlow placeholders' shapes, for dims the model leaves unknown"},
+      {"out_nodes", "\"NODE:I;...\"", false, "TensorFlow graph outputs (default: every node nothing reads)"},
       {"output", "FILE.gem", false, "where to write the compiled model (required)", 'o'},
       kThreadsFlag,
       kOptionFlag,
@@ -102,7 +179,8 @@ std::vector<FlagSpec> CompileFlags() {
 const Command& CompileCommand() {
   static const Command command{
       {"compile", "MODEL",
-       "Compiles an ONNX model into a .gem file that 'ge run' and CompiledModel::Load load without recompiling.",
+       "Compiles an ONNX or TensorFlow model into a .gem file that 'ge run' and CompiledModel::Load load without "
+       "recompiling.",
        CompileFlags(), "model"},
       &Compile};
   return command;

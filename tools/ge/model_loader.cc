@@ -43,7 +43,8 @@ ModelFormat DetectModelFormat(const std::string& path) {
           "TensorFlow.js model.json) or a compiled ge model (.gem)", path)));
 }
 
-LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress) {
+LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress,
+                      const TfImportOptions& tf_options) {
   LoadedModel loaded;
   loaded.format = DetectModelFormat(path);
   const auto start = std::chrono::steady_clock::now();
@@ -53,7 +54,7 @@ LoadedModel LoadModel(const std::string& path, const Options& options, Progress&
   } else {
     progress.Show(fmt::format("importing {} ...", path));
     std::unique_ptr<Graph> graph =
-        loaded.format == ModelFormat::kTensorFlow ? ImportTensorFlowFile(path) : ImportOnnxFile(path);
+        loaded.format == ModelFormat::kTensorFlow ? ImportTensorFlowFile(path, tf_options) : ImportOnnxFile(path);
     progress.Show(fmt::format("compiling {} ({} nodes) ...", path, graph->num_nodes()));
     try {
       loaded.model = CompiledModel::Compile(std::move(graph), options);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ge/compiled_model.h"
+#include "ge/tf_importer.h"
 #include "progress.h"
 
 namespace ge::cli {
@@ -23,8 +24,10 @@ struct LoadedModel {
   double prepare_ms = 0;
 };
 
-// Imports and compiles an .onnx model with `options`, or loads a .gem (which is
-// already compiled, so options are refused rather than silently ignored).
-LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress);
+// Imports and compiles an .onnx or TensorFlow model with `options` (a
+// TensorFlow one with `tf_options`), or loads a .gem (which is already
+// compiled, so options are refused rather than silently ignored).
+LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress,
+                      const TfImportOptions& tf_options = {});
 
 }  // namespace ge::cli
