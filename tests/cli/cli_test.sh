@@ -292,13 +292,48 @@ assert [i["shape"] for i in doc["inputs"]] == [[2, 4]], doc["inputs"]
 assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("relu", [2, 2])], doc["outputs"]'
     "$ge" run net.gem --json --loop 1 >run.json
     check_json run.json 'assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("relu", [2, 2])], doc'
-    expect_failure 1 'Caffe' "$ge" compile net.pbtxt --framework 0 -o bad.gem
+    expect_failure 1 'says Caffe' "$ge" compile net.pbtxt --framework 0 -o bad.gem
     expect_failure 2 'valid: 0 Caffe, 3 TensorFlow, 5 ONNX' "$ge" compile net.pbtxt --framework 7 -o bad.gem
     expect_failure 1 'says ONNX' "$ge" compile net.pbtxt --framework 5 -o bad.gem
     expect_failure 2 "'a' is not a dim" "$ge" compile net.pbtxt --input_shape "x:2,a" -o bad.gem
     expect_failure 1 "'y', which is not a placeholder" "$ge" compile net.pbtxt --input_shape "y:2,4" -o bad.gem
     expect_failure 1 "output 'nowhere' is not a tensor" "$ge" compile net.pbtxt --out_nodes "nowhere" -o bad.gem
     expect_failure 2 'applies to TensorFlow models' "$ge" compile "$demo" --out_nodes relu -o bad.gem
+    [[ ! -e bad.gem ]] || fail "a failed compile wrote bad.gem"
+    ;;
+  compile_caffe)
+    # ATC's --framework 0 and --weight: a Caffe net whose InnerProduct weights come from the weight file
+    # (here a text NetParameter is enough to show the flag is read: the binary form is tested in tests/caffe).
+    cat >net.prototxt <<'PB'
+name: "tiny"
+layer { name: "data" type: "Input" top: "data" input_param { shape { dim: 1 dim: 4 } } }
+layer { name: "ip" type: "InnerProduct" bottom: "data" top: "ip" inner_product_param { num_output: 2 bias_term: false } }
+layer { name: "relu" type: "ReLU" bottom: "ip" top: "ip" }
+PB
+    expect_failure 1 "no weights for it" "$ge" compile net.prototxt --framework 0 -o bad.gem
+    python3 - <<'PY'
+# The weights as a binary NetParameter: layer (100) { name (1): "ip", blobs (7) { shape (7) { dim (1) } data (5) } }.
+import struct
+def varint(v):
+    out = b""
+    while True:
+        low, v = v & 0x7F, v >> 7
+        out += bytes([low | (0x80 if v else 0)])
+        if not v:
+            return out
+def field(number, payload):
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+shape = field(7, field(1, varint(2) + varint(4)))
+data = field(5, struct.pack("<8f", *[0.25] * 8))
+layer = field(1, b"ip") + field(7, shape + data)
+open("trained.caffemodel", "wb").write(field(100, layer))
+PY
+    "$ge" compile net.prototxt --framework 0 --weight trained.caffemodel -o net.gem --json >compile.json
+    check_json compile.json 'assert doc["output"] == "net.gem", doc'
+    "$ge" run net.gem --json --loop 1 >run.json
+    check_json run.json 'assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("ip", [1, 2])], doc'
+    expect_failure 2 'applies to Caffe nets' "$ge" compile "$demo" --weight trained.caffemodel -o bad.gem
+    expect_failure 1 'says TensorFlow' "$ge" compile net.prototxt --framework 3 -o bad.gem
     [[ ! -e bad.gem ]] || fail "a failed compile wrote bad.gem"
     ;;
   compile_short_forms)

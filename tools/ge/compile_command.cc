@@ -60,17 +60,23 @@ std::vector<std::string> SplitOn(const std::string& text, char separator) {
   return parts;
 }
 
+const char* FormatName(ModelFormat format) {
+  switch (format) {
+    case ModelFormat::kTensorFlow: return "TensorFlow";
+    case ModelFormat::kCaffe: return "Caffe";
+    default: return "ONNX";
+  }
+}
+
 // ATC's framework numbers: 0 Caffe, 3 TensorFlow, 5 ONNX.
 void CheckFramework(const std::string& value, ModelFormat format, const std::string& model_path) {
-  if (value == "0") throw Error(ErrorCode::kUnsupported, "--framework 0 (Caffe): ge does not import Caffe models yet");
-  if (value != "3" && value != "5") {
+  if (value != "0" && value != "3" && value != "5") {
     throw UsageError(fmt::format("--framework '{}' is not valid (valid: 0 Caffe, 3 TensorFlow, 5 ONNX)", value));
   }
-  const ModelFormat wanted = value == "3" ? ModelFormat::kTensorFlow : ModelFormat::kOnnx;
+  const ModelFormat wanted = value == "0" ? ModelFormat::kCaffe : value == "3" ? ModelFormat::kTensorFlow : ModelFormat::kOnnx;
   if (format != wanted) {
-    throw Error(ErrorCode::kInvalidArgument,
-                fmt::format("--framework {} says {}, but '{}' is {}", value, value == "3" ? "TensorFlow" : "ONNX",
-                            model_path, format == ModelFormat::kOnnx ? "an ONNX model" : "a TensorFlow model"));
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("--framework {} says {}, but '{}' is a {} model", value,
+                                                         FormatName(wanted), model_path, FormatName(format)));
   }
 }
 
@@ -117,17 +123,22 @@ int Compile(const ParsedArgs& args) {
                             model_path));
   }
   if (args.Has("framework")) CheckFramework(args.Value("framework"), format, model_path);
-  TfImportOptions tf_options;
+  ImportChoices choices;
   for (const char* flag : {"input_shape", "out_nodes"}) {
     if (args.Has(flag) && format != ModelFormat::kTensorFlow) {
-      throw UsageError(fmt::format("--{} applies to TensorFlow models; '{}' is an ONNX model", flag, model_path));
+      throw UsageError(fmt::format("--{} applies to TensorFlow models; '{}' is a {} model", flag, model_path,
+                                   FormatName(format)));
     }
   }
-  if (args.Has("input_shape")) tf_options.input_shapes = ParseInputShapes(args.Value("input_shape"));
-  if (args.Has("out_nodes")) tf_options.output_nodes = SplitOn(args.Value("out_nodes"), ';');
+  if (args.Has("weight") && format != ModelFormat::kCaffe) {
+    throw UsageError(fmt::format("--weight applies to Caffe nets; '{}' is a {} model", model_path, FormatName(format)));
+  }
+  if (args.Has("input_shape")) choices.tf.input_shapes = ParseInputShapes(args.Value("input_shape"));
+  if (args.Has("out_nodes")) choices.tf.output_nodes = SplitOn(args.Value("out_nodes"), ';');
+  if (args.Has("weight")) choices.caffe_weights = args.Value("weight");
 
   Progress progress;
-  const LoadedModel loaded = LoadModel(model_path, CollectOptions(args), progress, tf_options);
+  const LoadedModel loaded = LoadModel(model_path, CollectOptions(args), progress, choices);
   const auto save_start = std::chrono::steady_clock::now();
   loaded.model->Save(output_path);
   const double save_ms =
@@ -162,7 +173,8 @@ int Compile(const ParsedArgs& args) {
 std::vector<FlagSpec> CompileFlags() {
   std::vector<FlagSpec> flags = {
       {"model", "FILE.onnx", false, "the model to compile, when not given as MODEL"},
-      {"framework", "N", false, "ATC's framework of MODEL: 3 TensorFlow, 5 ONNX (0 Caffe: not yet); checked against the file"},
+      {"framework", "N", false, "ATC's framework of MODEL: 0 Caffe, 3 TensorFlow, 5 ONNX; checked against the file"},
+      {"weight", "FILE.caffemodel", false, "a Caffe net's trained weights (default: MODEL's stem .caffemodel)"},
       {"input_shape", "\"NAME:D,D,..;...\"", false, "TensorFlow placeholders' shapes, for dims the model leaves unknown"},
       {"out_nodes", "\"NODE:I;...\"", false, "TensorFlow graph outputs (default: every node nothing reads)"},
       {"output", "FILE.gem", false, "where to write the compiled model (required)", 'o'},
@@ -179,8 +191,8 @@ std::vector<FlagSpec> CompileFlags() {
 const Command& CompileCommand() {
   static const Command command{
       {"compile", "MODEL",
-       "Compiles an ONNX or TensorFlow model into a .gem file that 'ge run' and CompiledModel::Load load without "
-       "recompiling.",
+       "Compiles an ONNX, TensorFlow or Caffe model into a .gem file that 'ge run' and CompiledModel::Load load "
+       "without recompiling.",
        CompileFlags(), "model"},
       &Compile};
   return command;

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "ge/error.h"
+#include "ge/caffe_importer.h"
 #include "ge/onnx_importer.h"
 #include "ge/tf_importer.h"
 #include "gem_header.h"
@@ -35,16 +36,36 @@ ModelFormat DetectModelFormat(const std::string& path) {
   if (extension == ".onnx") return ModelFormat::kOnnx;
   // A frozen GraphDef, in binary or text form, or a TensorFlow.js graph model.
   if (extension == ".pb" || extension == ".pbtxt" || extension == ".json") return ModelFormat::kTensorFlow;
+  if (extension == ".prototxt") return ModelFormat::kCaffe;  // its weights: ImportChoices::caffe_weights
   if (!magic.empty() && static_cast<unsigned char>(magic[0]) == kOnnxFirstByte) return ModelFormat::kOnnx;
   throw Error(
       ErrorCode::kInvalidArgument,
       EscapeForMessage(fmt::format(
           "cannot tell the format of '{}': expected an ONNX model (.onnx), a TensorFlow model (.pb, .pbtxt, a "
-          "TensorFlow.js model.json) or a compiled ge model (.gem)", path)));
+          "TensorFlow.js model.json), a Caffe net (.prototxt) or a compiled ge model (.gem)", path)));
 }
 
+namespace {
+
+std::unique_ptr<Graph> Import(const std::string& path, ModelFormat format, const ImportChoices& choices) {
+  switch (format) {
+    case ModelFormat::kTensorFlow: return ImportTensorFlowFile(path, choices.tf);
+    case ModelFormat::kCaffe: {
+      std::string weights = choices.caffe_weights;
+      if (weights.empty()) {
+        const std::filesystem::path sibling = std::filesystem::path(path).replace_extension(".caffemodel");
+        if (std::filesystem::is_regular_file(sibling)) weights = sibling.string();
+      }
+      return ImportCaffeFiles(path, weights);
+    }
+    default: return ImportOnnxFile(path);
+  }
+}
+
+}  // namespace
+
 LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress,
-                      const TfImportOptions& tf_options) {
+                      const ImportChoices& choices) {
   LoadedModel loaded;
   loaded.format = DetectModelFormat(path);
   const auto start = std::chrono::steady_clock::now();
@@ -53,8 +74,7 @@ LoadedModel LoadModel(const std::string& path, const Options& options, Progress&
     loaded.model = CompiledModel::Load(path, options);  // refuses compile options by name
   } else {
     progress.Show(fmt::format("importing {} ...", path));
-    std::unique_ptr<Graph> graph =
-        loaded.format == ModelFormat::kTensorFlow ? ImportTensorFlowFile(path, tf_options) : ImportOnnxFile(path);
+    std::unique_ptr<Graph> graph = Import(path, loaded.format, choices);
     progress.Show(fmt::format("compiling {} ({} nodes) ...", path, graph->num_nodes()));
     try {
       loaded.model = CompiledModel::Compile(std::move(graph), options);

@@ -10,7 +10,7 @@
 
 namespace ge::cli {
 
-enum class ModelFormat { kOnnx, kGem, kTensorFlow };
+enum class ModelFormat { kOnnx, kGem, kTensorFlow, kCaffe };
 
 // Decides by the file's first bytes, then by its extension. Throws ge::Error:
 // as RegularFile::Open for a file it cannot read or that is not a regular file
@@ -24,10 +24,18 @@ struct LoadedModel {
   double prepare_ms = 0;
 };
 
-// Imports and compiles an .onnx or TensorFlow model with `options` (a
-// TensorFlow one with `tf_options`), or loads a .gem (which is already
-// compiled, so options are refused rather than silently ignored).
+// What the import of a TensorFlow or Caffe model takes besides the file.
+struct ImportChoices {
+  TfImportOptions tf;
+  // A Caffe net's trained weights; empty: MODEL's stem with .caffemodel when
+  // that file exists, else the blobs the .prototxt holds.
+  std::string caffe_weights;
+};
+
+// Imports and compiles an .onnx, TensorFlow or Caffe model with `options`,
+// or loads a .gem (which is already compiled, so options are refused rather
+// than silently ignored).
 LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress,
-                      const TfImportOptions& tf_options = {});
+                      const ImportChoices& choices = {});
 
 }  // namespace ge::cli
