@@ -37,6 +37,12 @@ double MaxAbsDiff(const Tensor& a, const Tensor& b) {
   return worst;
 }
 
+std::vector<float> RandomVector(size_t count, uint32_t seed, float lo, float hi) {
+  const Tensor values = RandomFloats(Shape({static_cast<int64_t>(count)}), seed, lo, hi);
+  const auto* data = static_cast<const float*>(values.data());
+  return std::vector<float>(data, data + count);
+}
+
 std::filesystem::path TempDir(const std::string& name) {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ge-test-" + name + "-" +
                                                                         std::to_string(::getpid()));

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ge/error.h"
 #include "ge/tensor.h"
@@ -43,6 +44,9 @@ double MaxAbsDiff(const Tensor& a, const Tensor& b);
 
 // Deterministic values in [lo, hi) of a float32 tensor (a linear congruential sequence from `seed`).
 Tensor RandomFloats(Shape shape, uint32_t seed, float lo, float hi);
+
+// `count` deterministic values in [lo, hi), as RandomFloats makes them.
+std::vector<float> RandomVector(size_t count, uint32_t seed, float lo = -1.0f, float hi = 1.0f);
 
 // A fresh empty directory under the system temp dir, named after the test.
 std::filesystem::path TempDir(const std::string& name);

@@ -3,35 +3,12 @@
 #include <algorithm>
 
 #include <fmt/core.h>
-#include <google/protobuf/io/tokenizer.h>
 
 #include "ge/error.h"
-#include "graph/escape_for_message.h"
+#include "graph/proto_text.h"
 #include "graph/regular_file.h"
 
 namespace ge::quant {
-namespace {
-
-// Keeps the first error protobuf reports (later ones usually follow from it).
-class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
- public:
-  explicit FirstErrorCollector(const std::string& origin) : origin_(origin) {}
-
-  void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override {
-    // protobuf quotes the text it could not parse, which may hold CR or binary bytes.
-    if (message_.empty()) {
-      message_ = EscapeForMessage(fmt::format("{}:{}:{}: {}", origin_, line + 1, column + 1, message));
-    }
-  }
-
-  const std::string& message() const { return message_; }
-
- private:
-  const std::string& origin_;
-  std::string message_;
-};
-
-}  // namespace
 
 std::string ReadTextFile(const std::string& path, std::string_view what) {
   return ReadRegularFile(path, fmt::format("{} file", what), kMaxConfigFileBytes);
@@ -39,15 +16,7 @@ std::string ReadTextFile(const std::string& path, std::string_view what) {
 
 void ParseProtoText(const std::string& text, const std::string& origin, google::protobuf::Message* message,
                     google::protobuf::TextFormat::ParseInfoTree* tree) {
-  FirstErrorCollector errors(origin);
-  google::protobuf::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
-  parser.WriteLocationsTo(tree);
-  if (!parser.ParseFromString(text, message)) {
-    const std::string& message_text = errors.message();
-    throw Error(ErrorCode::kInvalidArgument,
-                message_text.empty() ? fmt::format("{}: not valid protobuf text format", origin) : message_text);
-  }
+  ge::ParseProtoText(text, origin, message, ErrorCode::kInvalidArgument, tree);
 }
 
 std::string LocateField(const std::string& origin, const google::protobuf::Message& root,

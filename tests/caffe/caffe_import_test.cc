@@ -10,7 +10,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include <google/protobuf/text_format.h>
 
@@ -18,19 +17,13 @@
 #include "ge/compiled_model.h"
 #include "ge/error.h"
 #include "graph/caffe/proto/caffe_net.pb.h"
+#include "test_support.h"
 
 using namespace ge;
+using ge::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(gen);
-  return v;
-}
 
 void SetBlob(caffe::LayerParameter& layer, const std::vector<int64_t>& shape, const std::vector<float>& values) {
   caffe::BlobProto& blob = *layer.add_blobs();
@@ -46,13 +39,6 @@ caffe::LayerParameter& Layer(caffe::NetParameter& net, const std::string& name, 
   for (const std::string& b : bottoms) layer.add_bottom(b);
   layer.add_top(top);
   return layer;
-}
-
-fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("ge_caffe_test_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
 }
 
 // Writes the net as Caffe keeps it: the structure as text, the weights (the
@@ -102,7 +88,7 @@ TEST_CASE("a Caffe net (Convolution, BatchNorm, Scale, in-place ReLU, Pooling, g
   caffe::NetParameter net;
   net.set_name("small");
   AddInput(net, {kN, kC, kH, kH});
-  const std::vector<float> w1 = Random(kF * kC * 9, 1), b1 = Random(kF, 2);
+  const std::vector<float> w1 = test::RandomVector(kF * kC * 9, 1), b1 = test::RandomVector(kF, 2);
   caffe::LayerParameter& conv1 = Layer(net, "conv1", "Convolution", {"data"}, "conv1");
   conv1.mutable_convolution_param()->set_num_output(kF);
   conv1.mutable_convolution_param()->add_kernel_size(3);
@@ -111,7 +97,7 @@ TEST_CASE("a Caffe net (Convolution, BatchNorm, Scale, in-place ReLU, Pooling, g
   SetBlob(conv1, {kF, kC, 3, 3}, w1);
   SetBlob(conv1, {kF}, b1);
   // BatchNorm's blobs as Caffe stores them: sums scaled by the factor 0.5.
-  std::vector<float> mean = Random(kF, 3), variance = Random(kF, 4);
+  std::vector<float> mean = test::RandomVector(kF, 3), variance = test::RandomVector(kF, 4);
   for (float& v : variance) v = std::abs(v) + 0.1f;
   caffe::LayerParameter& bn = Layer(net, "bn1", "BatchNorm", {"conv1"}, "conv1");
   std::vector<float> stored_mean = mean, stored_var = variance;
@@ -120,7 +106,7 @@ TEST_CASE("a Caffe net (Convolution, BatchNorm, Scale, in-place ReLU, Pooling, g
   SetBlob(bn, {kF}, stored_mean);
   SetBlob(bn, {kF}, stored_var);
   SetBlob(bn, {1}, {0.5f});
-  const std::vector<float> gamma = Random(kF, 5), beta = Random(kF, 6);
+  const std::vector<float> gamma = test::RandomVector(kF, 5), beta = test::RandomVector(kF, 6);
   caffe::LayerParameter& scale = Layer(net, "scale1", "Scale", {"conv1"}, "conv1");
   scale.mutable_scale_param()->set_bias_term(true);
   SetBlob(scale, {kF}, gamma);
@@ -129,7 +115,7 @@ TEST_CASE("a Caffe net (Convolution, BatchNorm, Scale, in-place ReLU, Pooling, g
   caffe::LayerParameter& pool = Layer(net, "pool1", "Pooling", {"conv1"}, "pool1");
   pool.mutable_pooling_param()->set_kernel_size(3);
   pool.mutable_pooling_param()->set_stride(2);  // 4x4 -> 2x2 rounded up (1x1 rounded down)
-  const std::vector<float> w2 = Random(kF * (kF / 2), 7), b2 = Random(kF, 8);
+  const std::vector<float> w2 = test::RandomVector(kF * (kF / 2), 7), b2 = test::RandomVector(kF, 8);
   caffe::LayerParameter& conv2 = Layer(net, "conv2", "Convolution", {"pool1"}, "conv2");
   conv2.mutable_convolution_param()->set_num_output(kF);
   conv2.mutable_convolution_param()->add_kernel_size(1);
@@ -139,7 +125,7 @@ TEST_CASE("a Caffe net (Convolution, BatchNorm, Scale, in-place ReLU, Pooling, g
   caffe::LayerParameter& sum = Layer(net, "sum", "Eltwise", {"pool1", "conv2"}, "sum");
   sum.mutable_eltwise_param()->add_coeff(1.0f);
   sum.mutable_eltwise_param()->add_coeff(-0.5f);
-  const std::vector<float> w3 = Random(kClasses * kF * 4, 9), b3 = Random(kClasses, 10);
+  const std::vector<float> w3 = test::RandomVector(kClasses * kF * 4, 9), b3 = test::RandomVector(kClasses, 10);
   caffe::LayerParameter& ip = Layer(net, "ip1", "InnerProduct", {"sum"}, "ip1");
   ip.mutable_inner_product_param()->set_num_output(kClasses);
   SetBlob(ip, {kClasses, kF * 4}, w3);
@@ -148,7 +134,7 @@ TEST_CASE("a Caffe net (Convolution, BatchNorm, Scale, in-place ReLU, Pooling, g
   caffe::LayerParameter& loss = Layer(net, "loss", "SoftmaxWithLoss", {"ip1"}, "loss");  // training only
   loss.add_include()->set_phase(caffe::TRAIN);
 
-  const std::vector<float> x = Random(kN * kC * kH * kH, 11);
+  const std::vector<float> x = test::RandomVector(kN * kC * kH * kH, 11);
   Shape shape;
   const std::vector<float> got = Run(Save(net, "small"), Shape({kN, kC, kH, kH}), x, &shape);
   REQUIRE(shape == Shape({kN, kClasses}));
@@ -246,10 +232,10 @@ TEST_CASE("Caffe InnerProduct flattens from its axis", "[caffe]") {
   caffe::LayerParameter& ip = Layer(net, "ip", "InnerProduct", {"data"}, "ip");
   ip.mutable_inner_product_param()->set_num_output(5);
   ip.mutable_inner_product_param()->set_axis(2);
-  const std::vector<float> w = Random(5 * 4, 1), b = Random(5, 2);
+  const std::vector<float> w = test::RandomVector(5 * 4, 1), b = test::RandomVector(5, 2);
   SetBlob(ip, {5, 4}, w);
   SetBlob(ip, {5}, b);
-  const std::vector<float> x = Random(24, 3);
+  const std::vector<float> x = test::RandomVector(24, 3);
   Shape shape;
   const std::vector<float> got = Run(Save(net, "ip_axis"), Shape({2, 3, 4}), x, &shape);
   REQUIRE(shape == Shape({2, 3, 5}));
@@ -271,10 +257,10 @@ TEST_CASE("Caffe LRN across channels and a zero BatchNorm factor", "[caffe]") {
   lrn.mutable_lrn_param()->set_k(2.0f);
   // A factor of 0 (an untrained net): Caffe then uses zero statistics.
   caffe::LayerParameter& bn = Layer(net, "bn", "BatchNorm", {"lrn"}, "bn");
-  SetBlob(bn, {5}, Random(5, 1));
-  SetBlob(bn, {5}, Random(5, 2));
+  SetBlob(bn, {5}, test::RandomVector(5, 1));
+  SetBlob(bn, {5}, test::RandomVector(5, 2));
   SetBlob(bn, {1}, {0.0f});
-  const std::vector<float> x = Random(20, 3);
+  const std::vector<float> x = test::RandomVector(20, 3);
   const std::vector<float> got = Run(Save(net, "lrn"), Shape({1, 5, 2, 2}), x);
   for (int64_t c = 0; c < 5; ++c)
     for (int64_t i = 0; i < 4; ++i) {
@@ -299,15 +285,15 @@ TEST_CASE("the Caffe import refuses what it cannot read with one clear error", "
   }
   SECTION("a prototxt syntax error names the line") {
     std::ofstream(dir / "bad.prototxt") << "name: \"x\"\nlayer {\n  name: \"c\"\n  type: Convolution\n}\n";
-    CHECK_THROWS_WITH(ImportCaffeFiles((dir / "bad.prototxt").string()), Catch::Contains("line 4"));
+    CHECK_THROWS_WITH(ImportCaffeFiles((dir / "bad.prototxt").string()), Catch::Contains("bad.prototxt:4:"));
   }
   SECTION("a truncated .caffemodel, missing weights, an unknown bottom") {
     caffe::NetParameter net;
     AddInput(net, {1, 1, 4, 4});
     caffe::LayerParameter& ip = Layer(net, "ip", "InnerProduct", {"data"}, "ip");
     ip.mutable_inner_product_param()->set_num_output(2);
-    SetBlob(ip, {2, 16}, Random(32, 1));
-    SetBlob(ip, {2}, Random(2, 2));
+    SetBlob(ip, {2, 16}, test::RandomVector(32, 1));
+    SetBlob(ip, {2}, test::RandomVector(2, 2));
     const auto files = Save(net, "weights");
     const std::string bytes = [&] {
       std::ifstream in(files.second, std::ios::binary);
@@ -330,7 +316,7 @@ TEST_CASE("Caffe Deconvolution, PReLU, Concat, Eltwise PROD and MAX, Split, Drop
   caffe::NetParameter net;
   AddInput(net, {1, kC, kH, kH});
   // Deconvolution 2x2 stride 2: [1, 2, 3, 3] -> [1, 3, 6, 6]; Caffe's filter [Cin, Cout, kh, kw].
-  const std::vector<float> w = Random(kC * kF * 4, 1), b = Random(kF, 2), slope = Random(kF, 3);
+  const std::vector<float> w = test::RandomVector(kC * kF * 4, 1), b = test::RandomVector(kF, 2), slope = test::RandomVector(kF, 3);
   caffe::LayerParameter& deconv = Layer(net, "up", "Deconvolution", {"data"}, "up");
   deconv.mutable_convolution_param()->set_num_output(kF);
   deconv.mutable_convolution_param()->add_kernel_size(2);
@@ -352,7 +338,7 @@ TEST_CASE("Caffe Deconvolution, PReLU, Concat, Eltwise PROD and MAX, Split, Drop
   flat.mutable_flatten_param()->set_axis(2);  // [1, 6, 36]
   caffe::LayerParameter& reshape = Layer(net, "reshape", "Reshape", {"flat"}, "out");
   for (int64_t d : {0, -1, 6}) reshape.mutable_reshape_param()->mutable_shape()->add_dim(d);  // [1, 36, 6]
-  const std::vector<float> x = Random(kC * kH * kH, 4);
+  const std::vector<float> x = test::RandomVector(kC * kH * kH, 4);
   Shape shape;
   const std::vector<float> got = Run(Save(net, "more"), Shape({1, kC, kH, kH}), x, &shape);
   REQUIRE(shape == Shape({1, 36, 6}));

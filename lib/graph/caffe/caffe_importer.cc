@@ -11,13 +11,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <google/protobuf/text_format.h>
 
 #include "ge/builder.h"
 #include "ge/error.h"
 #include "graph/caffe/caffe_layers.h"
+#include "graph/proto_text.h"
 #include "graph/regular_file.h"
 
 namespace ge {
@@ -31,21 +30,9 @@ constexpr uint64_t kMaxPrototxtBytes = uint64_t{64} << 20;
   throw Error(ErrorCode::kInvalidModel, fmt::format("{}: {}", origin, message));
 }
 
-class TextErrors : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, int column, const std::string& message) override {
-    if (first.empty()) first = fmt::format("line {}, column {}: {}", line + 1, column + 1, message);
-  }
-  std::string first;
-};
-
 ge::caffe::NetParameter ReadPrototxt(const std::string& path) {
-  const std::string text = ReadRegularFile(path, "Caffe prototxt", kMaxPrototxtBytes);
   ge::caffe::NetParameter net;
-  google::protobuf::TextFormat::Parser parser;
-  TextErrors errors;
-  parser.RecordErrorsTo(&errors);
-  if (!parser.ParseFromString(text, &net)) Invalid(path, "not a valid Caffe NetParameter in text form: " + errors.first);
+  ParseProtoText(ReadRegularFile(path, "Caffe prototxt", kMaxPrototxtBytes), path, &net, ErrorCode::kInvalidModel);
   return net;
 }
 

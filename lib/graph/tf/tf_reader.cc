@@ -4,13 +4,12 @@
 #include <filesystem>
 
 #include <fmt/format.h>
-#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
 
 #include "ge/error.h"
 #include "graph/half_float_bits.h"
+#include "graph/proto_text.h"
 #include "graph/regular_file.h"
 
 namespace ge::tf_import {
@@ -38,22 +37,9 @@ ge::tf::GraphDef ReadBinaryGraph(const std::string& path) {
   return graph;
 }
 
-// Collects the text parser's first error with its line and column.
-class TextErrors : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, int column, const std::string& message) override {
-    if (first.empty()) first = fmt::format("line {}, column {}: {}", line + 1, column + 1, message);
-  }
-  std::string first;
-};
-
 ge::tf::GraphDef ReadTextGraph(const std::string& path) {
-  const std::string text = ReadRegularFile(path, "model file", kMaxJsonBytes);
   ge::tf::GraphDef graph;
-  google::protobuf::TextFormat::Parser parser;
-  TextErrors errors;
-  parser.RecordErrorsTo(&errors);
-  if (!parser.ParseFromString(text, &graph)) Invalid(path, "not a valid GraphDef in text form: " + errors.first);
+  ParseProtoText(ReadRegularFile(path, "model file", kMaxJsonBytes), path, &graph, ErrorCode::kInvalidModel);
   return graph;
 }
 
