@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-all_targets=(onnx_import c_api_import gem_load config_text quant_files npy)
+all_targets=(onnx_import c_api_import gem_load config_text quant_files npy framework_import)
 ci=false
 runs=""
 seconds=""
@@ -48,7 +48,7 @@ corpus_of() {  # the committed seed folder of a target
 # development machine (docs/reliability.md has the rates).
 ci_runs_of() {
   case "$1" in
-    onnx_import) echo 6000 ;;
+    onnx_import | framework_import) echo 6000 ;;
     c_api_import) echo 12000 ;;
     gem_load) echo 15000 ;;
     npy) echo 100000 ;;

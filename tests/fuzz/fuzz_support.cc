@@ -1,4 +1,8 @@
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -64,6 +68,23 @@ const Options& SmallRunOptions() {
       {"ge.maxTensorBytes", std::to_string(kMaxInputBytes)},
   };
   return options;
+}
+
+const std::string& WriteScratchFile(const std::string& suffix, const uint8_t* data, size_t size) {
+  static const std::string folder = [] {
+    std::string name = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm/ge_fuzz_XXXXXX" : "/tmp/ge_fuzz_XXXXXX";
+    if (::mkdtemp(name.data()) == nullptr) std::abort();
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove_all(folder, ignored);
+    });
+    return name;
+  }();
+  static std::map<std::string, std::string> paths;
+  const std::string& path = paths.try_emplace(suffix, folder + "/input" + suffix).first->second;
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file || std::fwrite(data, 1, size, file) != size || std::fclose(file) != 0) std::abort();
+  return path;
 }
 
 void NoteRefusal(const Error& error) {

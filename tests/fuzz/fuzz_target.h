@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "ge/compiled_model.h"
 #include "ge/error.h"
@@ -26,6 +27,13 @@ const Options& SmallRunOptions();
 // A refused input is the expected outcome for most mutations; with
 // GE_FUZZ_VERBOSE set, its message goes to stderr (to see what seeds reach).
 void NoteRefusal(const Error& error);
+
+// A scratch file named "input<suffix>" in a folder of its own (in memory where
+// there is a tmpfs: a million writes should not reach a disk), holding
+// `size` bytes of `data`; removed at exit. For readers that take a path, or
+// pick the format by the extension. Nothing else is in the folder, so a
+// model that names other files (weight shards) finds none.
+const std::string& WriteScratchFile(const std::string& suffix, const uint8_t* data, size_t size);
 
 // Runs the model once on zero-filled inputs, unknown dims taken as 1; skips
 // models whose inputs are strings or over 16 MiB, and those whose
