@@ -203,3 +203,27 @@ TEST_CASE("the symbolic shapes option is a switch", "[symbolic][dynamic]") {
     CHECK_THROWS_AS(CompiledModel::Compile(ShapeArithmeticGraph(), {{"ge.exec.symbolicShapes", bad}}), Error);
   }
 }
+
+TEST_CASE("convolutions and pools pass a symbolic batch through", "[symbolic][dynamic]") {
+  auto build = [] {
+    GraphBuilder b("images");
+    Value* x = NamedInput(b, "x", {kAny, 3, 8, 8}, {"batch", "", "", ""});
+    Conv2DOptions conv;
+    conv.pads = {1, 1, 1, 1};
+    Value* y = b.Conv2D(x, b.Constant("filter", RandomTensor({4, 3, 3, 3}, 7)), nullptr, conv, "conv");
+    Pool2DOptions pool;
+    pool.kernel = {2, 2};
+    pool.strides = {2, 2};
+    b.Output(b.MaxPool(b.Relu(y, "relu"), pool, "pool"));
+    return b.Build();
+  };
+  const auto model = CompiledModel::Compile(build(), {{"ge.exec.dynamicPlanCacheBytes", "0"}});
+  CHECK(model->outputs()[0].dim_names == std::vector<std::string>{"batch", "", "", ""});
+  CHECK(model->outputs()[0].shape == Shape({kAny, 4, 4, 4}));
+  for (int64_t batch : {1, 3, 2}) {
+    const uint64_t before = model->run_stats().shape_inferences;
+    const std::vector<Tensor> out = model->Run({RandomTensor({batch, 3, 8, 8}, 8)});
+    CHECK(out[0].shape() == Shape({batch, 4, 4, 4}));
+    CHECK(model->run_stats().shape_inferences == before);  // every step's shape from the symbols
+  }
+}

@@ -56,7 +56,7 @@ void PrintJson(const std::string& path, const LoadedModel& loaded, const std::op
   JsonWriter json;
   json.BeginObject();
   json.Key("model").String(path);
-  json.Key("format").String(loaded.format == ModelFormat::kGem ? "gem" : "onnx");
+  json.Key("format").String(ModelFormatName(loaded.format));
   json.Key("device").String(model.device_name());
   if (model.device_name() == "cpu") {
     const CpuPaths cpu = DescribeCpuPaths();
@@ -106,7 +106,7 @@ void PrintJson(const std::string& path, const LoadedModel& loaded, const std::op
 
 void PrintHuman(const std::string& path, const LoadedModel& loaded, const std::optional<GemHeader>& header) {
   const CompiledModel& model = *loaded.model;
-  std::printf("model     %s (%s, device %s)\n", path.c_str(), loaded.format == ModelFormat::kGem ? "gem" : "onnx",
+  std::printf("model     %s (%s, device %s)\n", path.c_str(), ModelFormatName(loaded.format),
               model.device_name().c_str());
   if (model.device_name() == "cpu") {
     const CpuPaths cpu = DescribeCpuPaths();

@@ -64,6 +64,15 @@ std::unique_ptr<Graph> Import(const std::string& path, ModelFormat format, const
 
 }  // namespace
 
+const char* ModelFormatName(ModelFormat format) {
+  switch (format) {
+    case ModelFormat::kGem: return "gem";
+    case ModelFormat::kTensorFlow: return "tensorflow";
+    case ModelFormat::kCaffe: return "caffe";
+    default: return "onnx";
+  }
+}
+
 LoadedModel LoadModel(const std::string& path, const Options& options, Progress& progress,
                       const ImportChoices& choices) {
   LoadedModel loaded;

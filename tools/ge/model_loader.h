@@ -17,6 +17,9 @@ enum class ModelFormat { kOnnx, kGem, kTensorFlow, kCaffe };
 // (a FIFO, a device, a directory), kInvalidArgument when neither tells.
 ModelFormat DetectModelFormat(const std::string& path);
 
+// "onnx", "gem", "tensorflow", "caffe": how `ge info` names the format.
+const char* ModelFormatName(ModelFormat format);
+
 struct LoadedModel {
   std::shared_ptr<const CompiledModel> model;
   ModelFormat format = ModelFormat::kOnnx;

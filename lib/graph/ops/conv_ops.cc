@@ -6,6 +6,7 @@
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/integer_products.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 #include "graph/ops/window_infer.h"
 #include "graph/shape_inference_utils.h"
 
@@ -182,7 +183,8 @@ OpSchema ConvSchema(const char* op_type, size_t spatial) {
       .Output("y", "TBias");
   WindowAttrs(schema, spatial)
       .TypeConstraint("TOffset", {DataType::kInt8})
-      .Infer([spatial](InferContext& ctx) { InferConv(ctx, spatial); });
+      .Infer([spatial](InferContext& ctx) { InferConv(ctx, spatial); })
+      .InferSymbolic(symbolic::BatchPassThrough);
   return ProductTypes(schema);
 }
 

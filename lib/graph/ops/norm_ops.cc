@@ -115,6 +115,7 @@ void RegisterNormOps(OpRegistry& registry) {
                         .Attr("norm_region", std::string("ACROSS_CHANNELS"))
                         .TypeConstraint("T", types::Float())
                         .Infer(InferLrn)
+                        .InferSymbolic(symbolic::BatchPassThrough)
                         .Doc("x / (bias + alpha * sum of x^2 over channels c-depth_radius..c+depth_radius)^beta."));
   registry.Register(OpSchema("SoftmaxV2")
                         .Input("x")

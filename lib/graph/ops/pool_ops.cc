@@ -4,6 +4,7 @@
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/ops/op_families.h"
+#include "graph/ops/symbolic_rules.h"
 #include "graph/ops/window_infer.h"
 #include "graph/shape_inference_utils.h"
 
@@ -68,7 +69,8 @@ OpSchema PoolSchema(const char* op_type, size_t spatial) {
       .RequiredAttr("strides", AttrType::kInts)
       .Attr("pads", std::vector<int64_t>(2 * spatial, 0))
       .Attr("ceil_mode", false)
-      .Attr("data_format", std::string(infer::DataFormatFor(spatial)));
+      .Attr("data_format", std::string(infer::DataFormatFor(spatial)))
+      .InferSymbolic(symbolic::BatchPassThrough);
   return schema;
 }
 

@@ -486,6 +486,30 @@ void Expand(SymbolicContext& ctx) {
   if (std::optional<Dims> out = BroadcastDims(*x, *shape)) ctx.set_output_dims(0, *out);
 }
 
+void BatchPassThrough(SymbolicContext& ctx) {
+  const Dims* x = ctx.input_dims(0);
+  if (x == nullptr || x->empty()) return;
+  for (size_t d = 1; d < x->size(); ++d) {
+    if (!Constant((*x)[d])) return;
+  }
+  const Shape& y = ctx.node().output(0)->shape();
+  if (y.unknown_rank() || y.rank() == 0) return;
+  Dims out = {(*x)[0]};
+  for (size_t d = 1; d < y.rank(); ++d) {
+    if (y.dim(d) == Shape::kUnknownDim) return;
+    out.emplace_back(y.dim(d));
+  }
+  // The other inputs (filter, bias, an addend shaped like y) must not bring a batch of their own.
+  for (size_t i = 1; i < ctx.num_inputs(); ++i) {
+    if (ctx.node().input(i) == nullptr) continue;
+    const Dims* other = ctx.input_dims(i);
+    if (other == nullptr) return;
+    const bool constant = std::all_of(other->begin(), other->end(), [](const DimExpr& d) { return d.constant().has_value(); });
+    if (!constant && *other != out) return;
+  }
+  ctx.set_output_dims(0, out);
+}
+
 void Tile(SymbolicContext& ctx) {
   const Dims* x = ctx.input_dims(0);
   const Dims* multiples = ctx.input_value(1);

@@ -32,5 +32,9 @@ void Fill(SymbolicContext& ctx);         // dims are input 0's contents
 void Range(SymbolicContext& ctx);        // integer start, limit, delta
 void Expand(SymbolicContext& ctx);
 void Tile(SymbolicContext& ctx);
+// Ops whose samples are independent (convolutions, pools, LRN): output 0 has
+// x's batch dim and the graph's own static dims after it, when every dim of
+// x but the batch is a constant (so the graph's inference checked the rest).
+void BatchPassThrough(SymbolicContext& ctx);
 
 }  // namespace ge::symbolic
