@@ -71,17 +71,19 @@ const Options& SmallRunOptions() {
 }
 
 const std::string& WriteScratchFile(const std::string& suffix, const uint8_t* data, size_t size) {
-  static const std::string folder = [] {
+  // Kept for the whole process (never destroyed), so the exit handler that removes it can still read it.
+  static const std::string* const folder = [] {
     std::string name = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm/ge_fuzz_XXXXXX" : "/tmp/ge_fuzz_XXXXXX";
     if (::mkdtemp(name.data()) == nullptr) std::abort();
+    auto* kept = new std::string(std::move(name));
     std::atexit([] {
       std::error_code ignored;
-      std::filesystem::remove_all(folder, ignored);
+      std::filesystem::remove_all(*folder, ignored);
     });
-    return name;
+    return kept;
   }();
   static std::map<std::string, std::string> paths;
-  const std::string& path = paths.try_emplace(suffix, folder + "/input" + suffix).first->second;
+  const std::string& path = paths.try_emplace(suffix, *folder + "/input" + suffix).first->second;
   std::FILE* file = std::fopen(path.c_str(), "wb");
   if (!file || std::fwrite(data, 1, size, file) != size || std::fclose(file) != 0) std::abort();
   return path;
