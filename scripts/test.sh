@@ -15,8 +15,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/build.sh default
 # Trained TensorFlow.js models and their TensorFlow.js outputs, into a cache
-# (tests/tf skips them, saying so, when this cannot fetch them).
-bash scripts/fetch_tf_models.sh || echo "test.sh: TensorFlow.js models not fetched; tests/tf will skip them"
+# (tests/tf skips them, saying so, when this cannot fetch them), bounded:
+# without a network npm may retry for long.
+timeout 600 bash scripts/fetch_tf_models.sh || echo "test.sh: TensorFlow.js models not fetched; tests/tf will skip them"
 ctest --preset default
 ctest --preset avx2
 ctest --preset sse41
