@@ -62,6 +62,9 @@ struct GE_API QuantizeOptions {
 struct GE_API QuantizedLayer {
   std::string layer;            // node name in the float graph
   std::string op_type;          // Ascend IR type (Conv2D, MatMulV2, ...)
+  std::string framework;        // the model's framework: "ONNX", "TensorFlow", "Caffe"
+  std::string framework_op;     // the layer's op in that framework ("Gemm", "_FusedConv2D", "Pooling")
+  std::string rule;             // the support-table row that decided it, with its constraint
   std::string decision;         // "INT8", "INT16", "weight-only INT8", "skipped: <rule or config entry>"
   std::string activation_algo;  // "ifmr", "hfmg", "minmax"; empty when not calibrated
   // Cosine of the layer's output against the float graph (NaN: not compared).

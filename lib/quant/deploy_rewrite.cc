@@ -154,6 +154,17 @@ class DeployRewriter {
 
   static bool IsMatMul(const std::string& op) { return op == "MatMulV2" || op == "BatchMatMulV2"; }
 
+  // The axis of the layer's output that runs over its output channels, for
+  // the per-channel dequant scales: -1 (the last) for products; for
+  // convolutions 1, or the last axis of a channels-last one (TensorFlow's NHWC).
+  static int64_t OutputChannelAxis(const Node& node) {
+    if (IsMatMul(node.op_type())) return -1;
+    const AttrValue* format = node.attrs().Find("data_format");
+    const bool channels_last = format != nullptr && std::holds_alternative<std::string>(*format) &&
+                               std::get<std::string>(*format) == "NHWC";
+    return channels_last ? -1 : 1;
+  }
+
   void RewriteWeighted(Node& node, const QuantLayer& layer, const LayerRecord& record) {
     const ActivationQuantParams& a = Activation(layer, record.activation, "activation");
     if (!record.weights) {
@@ -194,7 +205,7 @@ class DeployRewriter {
     node.attrs().Set("offset_x", static_cast<int64_t>(a.offset));
     std::vector<double> scales;
     for (float s : w.scale) scales.push_back(static_cast<double>(s) * a.scale);
-    FinishIntegerLayer(node, layer, x_input + 2, scales, IsMatMul(layer.op_type) ? -1 : 1);
+    FinishIntegerLayer(node, layer, x_input + 2, scales, OutputChannelAxis(node));
   }
 
   void RewriteTwoTensorMatMul(Node& node, const QuantLayer& layer, const LayerRecord& record) {

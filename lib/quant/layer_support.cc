@@ -10,48 +10,6 @@
 #include "quant/layer_weights.h"
 
 namespace ge::quant {
-namespace {
-
-constexpr const char* kWeightSourceRule =
-    "the weight input must not come from a placeholder or another dynamically changing node";
-constexpr const char* kTwoTensorRule =
-    "when both inputs are variable tensors, only INT8 symmetric quantization is supported";
-
-}  // namespace
-
-const std::vector<LayerSupportRow>& LayerSupportTable() {
-  static const std::vector<LayerSupportRow> table = {
-      {"ONNX", "Conv", "Conv2D, Conv3D", fmt::format("a filter of 5 dims needs dilation_d = 1; {}", kWeightSourceRule)},
-      {"ONNX", "Gemm", "MatMulV2", fmt::format("transA = false; {}", kWeightSourceRule)},
-      {"ONNX", "ConvTranspose", "Conv2DTranspose",
-       fmt::format("dilation = 1 and a filter of 4 dims; {}", kWeightSourceRule)},
-      {"ONNX", "MatMul", "BatchMatMulV2",
-       fmt::format("a constant second input must be 2-D; {}; {}", kTwoTensorRule, kWeightSourceRule)},
-      {"ONNX", "AveragePool", "AvgPoolV2", "global_pooling = false; shift N is not supported"},
-      {"ONNX", "MaxPool", "MaxPool, MaxPoolV3", "tensor quantization only"},
-      {"ONNX", "Add", "Add", "tensor quantization only, of one input only"},
-      {"TensorFlow", "MatMul", "MatMulV2",
-       fmt::format("transpose_a, transpose_b, adjoint_a and adjoint_b = False; {}", kWeightSourceRule)},
-      {"TensorFlow", "Conv2D", "Conv2D", kWeightSourceRule},
-      {"TensorFlow", "DepthwiseConv2dNative", "DepthwiseConv2D", kWeightSourceRule},
-      {"TensorFlow", "Conv2DBackpropInput", "Conv2DBackpropInput", fmt::format("dilation = 1; {}", kWeightSourceRule)},
-      {"TensorFlow", "BatchMatMulV2", "BatchMatMulV2",
-       fmt::format("adj_x = False; a constant second input must be 2-D; {}", kTwoTensorRule)},
-      {"TensorFlow", "AvgPool", "AvgPool", "shift N is not supported"},
-      {"TensorFlow", "Conv3D", "Conv3D", "dilation_d = 1"},
-      {"TensorFlow", "MaxPool", "MaxPool, MaxPoolV3", "tensor quantization only"},
-      {"TensorFlow", "Add", "Add", "tensor quantization only, of one input only"},
-      {"Caffe", "InnerProduct", "FullyConnection", "transpose = false; axis = 1"},
-      {"Caffe", "Convolution", "Conv2D", "a filter of 4 dims"},
-      {"Caffe", "Deconvolution", "Deconvolution", "dilation = 1 and a filter of 4 dims"},
-      {"Caffe", "Pooling", "Pooling",
-       "mode 1: full quantization (weight and tensor), global_pooling = false, shift N is not supported; "
-       "mode 0: tensor quantization only"},
-      {"Caffe", "Eltwise", "Eltwise", "tensor quantization only; operation = 1"},
-  };
-  return table;
-}
-
 const std::vector<WeightOnlySupportRow>& WeightOnlySupportTable() {
   static const std::vector<WeightOnlySupportRow> table = {
       {"MatMulV2", "true", "true",
@@ -130,10 +88,6 @@ std::string Int8OnlyRule(const QuantLayer& layer, const std::string& what) {
   return BrokenIf(layer.config.dst_type() == QuantDType::kInt16, fmt::format("{} (config asks INT16)", what));
 }
 
-bool AllOnes(const std::vector<int64_t>& values) {
-  return std::all_of(values.begin(), values.end(), [](int64_t v) { return v == 1; });
-}
-
 bool BoolAttr(const Node& node, const std::string& name) {
   const AttrValue* value = node.attrs().Find(name);
   return value != nullptr && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
@@ -168,36 +122,20 @@ void PlanWeighted(const Node& node, size_t x_input, size_t weight_input, int64_t
                               BiasRule(node, weight_input + 1)});
 }
 
-void PlanConv(const Node& node, QuantLayer& layer) {
-  const auto& dilations = node.attrs().GetInts("dilations");  // NCDHW for Conv3D
-  const bool dilated_depth = node.op_type() == "Conv3D" && dilations.size() == 5 && dilations[2] != 1;
-  PlanWeighted(
-      node, 0, 1, 0,
-      BrokenIf(dilated_depth, fmt::format("Conv with a 5-D filter needs dilation_d 1 (Conv3D dilations = [{}])",
-                                          fmt::join(dilations, ", "))),
-      layer);
-}
+void PlanConv(const Node& node, QuantLayer& layer) { PlanWeighted(node, 0, 1, 0, "", layer); }
 
 void PlanGemm(const Node& node, QuantLayer& layer) {
-  PlanWeighted(node, 0, 1, BoolAttr(node, "transpose_x2") ? 0 : 1,
-               BrokenIf(BoolAttr(node, "transpose_x1"), "Gemm transA must be false (MatMulV2 transpose_x1 = true)"),
-               layer);
+  PlanWeighted(node, 0, 1, BoolAttr(node, "transpose_x2") ? 0 : 1, "", layer);
 }
 
 void PlanConvTranspose(const Node& node, QuantLayer& layer) {
-  const auto& dilations = node.attrs().GetInts("dilations");
-  const Value* filter = node.input(2);
   const int64_t groups = node.attrs().GetInt("groups");
-  const std::string rule = FirstBroken({
-      BrokenIf(!AllOnes(dilations),
-               fmt::format("ConvTranspose dilation must be 1 (dilations = [{}])", fmt::join(dilations, ", "))),
-      BrokenIf(filter != nullptr && filter->shape().rank() != 4,
-               fmt::format("ConvTranspose filter must be 4-D (filter is {})", filter ? ShapeText(filter) : "")),
-      // The filter [Cin, Cout/groups, kh, kw] has no axis that runs over all output channels.
-      BrokenIf(groups != 1,
-               fmt::format("ConvTranspose groups must be 1 for per-channel weight scales (groups = {})", groups)),
-  });
-  PlanWeighted(node, 1, 2, 1, rule, layer);
+  // The filter [Cin, Cout/groups, kh, kw] has no axis that runs over all output channels.
+  PlanWeighted(node, 1, 2, 1,
+               BrokenIf(groups != 1, fmt::format("ConvTranspose groups must be 1 for per-channel weight scales "
+                                                 "(groups = {})",
+                                                 groups)),
+               layer);
 }
 
 void PlanMatMul(const Node& node, bool float16_model, QuantLayer& layer) {
@@ -234,10 +172,7 @@ void PlanPool(const Node& node, bool float16_model, QuantLayer& layer) {
   if (x != nullptr) layer.activation_values = {x->name()};
   const bool average = node.op_type() == "AvgPoolV2";
   layer.reason =
-      FirstBroken({ActivationRule(x),
-                   BrokenIf(average && BoolAttr(node, "global_pooling"),
-                            "AveragePool global pooling is not quantizable (AvgPoolV2 global_pooling = true)"),
-                   Float16Rule(float16_model, node.op_type()),
+      FirstBroken({ActivationRule(x), Float16Rule(float16_model, node.op_type()),
                    average ? Int8OnlyRule(layer, "AvgPoolV2 has an INT8 kernel only") : std::string()});
 }
 
@@ -325,16 +260,39 @@ std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& c
   const bool float16_model = IsFloat16Model(graph);
   std::vector<QuantLayer> layers;
   for (const Node* node : graph.TopologicalOrder()) {
+    const LayerSource source = SourceOfLayer(*node);
     auto names = CandidateTypeNames().find(node->op_type());
-    if (names == CandidateTypeNames().end()) continue;
+    const bool engine_candidate = names != CandidateTypeNames().end();
+    if (!engine_candidate && !ListedForItsFramework(*node, source)) continue;
     QuantLayer layer;
     layer.name = node->name();
     layer.op_type = node->op_type();
-    layer.type_names = names->second;
+    layer.framework = source.framework;
+    layer.framework_op = source.op;
+    layer.type_names = engine_candidate ? names->second : std::vector<std::string>{layer.op_type};
+    // skip_layer_types may name the framework's op ("MatMul", "Pooling") and the table's spelling of it.
+    for (const std::string* name : {&source.op, source.row ? &source.row->framework_op : nullptr}) {
+      if (name != nullptr && std::find(layer.type_names.begin(), layer.type_names.end(), *name) == layer.type_names.end()) {
+        layer.type_names.push_back(*name);
+      }
+    }
     layer.config = config.ForLayer(layer.name, layer.type_names);
+    layer.rule = source.row != nullptr ? fmt::format("{} {}: {}", source.framework, source.row->framework_op,
+                                                     source.row->constraint)
+                                       : fmt::format("no row in {}", FrameworkOpsList(source.framework));
     const std::string& op = layer.op_type;
+    const std::string framework_rule =
+        source.row != nullptr && source.row->check != nullptr ? source.row->check(*node) : std::string();
     if (layer.config.weight_compress_only) {
       PlanWeightOnly(*node, layer);
+      layer.rule = fmt::format("weight-only table: {}", op);
+    } else if (source.row == nullptr && source.framework != "ONNX") {
+      layer.kind = QuantLayerKind::kTensorOnly;
+      layer.reason = fmt::format("{} {} is not a quantizable layer ({})", source.framework, source.op,
+                                 FrameworkOpsList(source.framework));
+    } else if (!engine_candidate) {
+      layer.kind = QuantLayerKind::kTensorOnly;
+      layer.reason = framework_rule;
     } else if (op == "Conv2D" || op == "Conv3D") {
       PlanConv(*node, layer);
     } else if (op == "MatMulV2") {
@@ -351,6 +309,8 @@ std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& c
     } else {
       PlanPool(*node, float16_model, layer);
     }
+    // The framework's own rule is the one its users look up first.
+    if (!layer.config.weight_compress_only && !framework_rule.empty()) layer.reason = framework_rule;
     // The user's skip comes first: it is the reason the user will look for.
     if (layer.config.skip) layer.reason = layer.config.skip_reason.empty() ? "skip_layers" : layer.config.skip_reason;
     layer.quantize = layer.reason.empty();

@@ -1,25 +1,19 @@
 // Which layers post-training quantization may rewrite, and under which
-// constraints: the support table per framework (as the Ascend documentation
-// states it) and the planner that applies the ONNX rules and the user's
-// config to a float graph, deciding every candidate layer.
+// constraints: the planner that applies the table of the framework each
+// layer came from (framework_layer_table.h), the engine's own limits and the
+// user's config to a float graph, deciding every candidate layer; and the
+// weight-only support table.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ge/graph.h"
+#include "quant/framework_layer_table.h"
 #include "quant/quant_config.h"
 #include "quant/quant_types.h"
 
 namespace ge::quant {
-
-// One row of the full-quantization support table.
-struct LayerSupportRow {
-  std::string framework;     // "ONNX", "TensorFlow", "Caffe"
-  std::string framework_op;  // the framework's op name ("Conv", "Gemm", ...)
-  std::string ascend_ops;    // the Ascend IR op(s) it maps to ("Conv2D, Conv3D")
-  std::string constraint;    // "-" when there is none
-};
 
 // One row of the weight-only support table.
 struct WeightOnlySupportRow {
@@ -29,7 +23,6 @@ struct WeightOnlySupportRow {
   std::string constraint;
 };
 
-const std::vector<LayerSupportRow>& LayerSupportTable();
 const std::vector<WeightOnlySupportRow>& WeightOnlySupportTable();
 
 enum class QuantLayerKind {
@@ -43,7 +36,12 @@ enum class QuantLayerKind {
 struct QuantLayer {
   std::string name;                     // node name
   std::string op_type;                  // Ascend IR op type
-  std::vector<std::string> type_names;  // {Ascend op, ONNX op} for config matching
+  std::vector<std::string> type_names;  // {Ascend op, framework op(s)} for config matching
+  std::string framework;                // "ONNX", "TensorFlow", "Caffe"
+  std::string framework_op;             // the op as its framework spells it ("Gemm", "_FusedConv2D", "Pooling")
+  // The table row that decided it ("TensorFlow MatMul: transpose_a, ...") or
+  // why no row did.
+  std::string rule;
   QuantLayerKind kind = QuantLayerKind::kWeighted;
   bool quantize = false;
   std::string reason;  // the rule or config entry that skipped it; empty when quantized
@@ -59,8 +57,9 @@ struct QuantLayer {
 
 // Decides every candidate layer of an optimized, shape-inferred float graph
 // (Conv2D, Conv3D, MatMulV2, Conv2DTranspose, BatchMatMulV2, AvgPoolV2,
-// MaxPool/MaxPoolV3, Add, FFN), in topological order. Skipped candidates are
-// listed too, with the reason.
+// MaxPool/MaxPoolV3, Add, FFN; and a Caffe Eltwise of another operation than
+// SUM), in topological order, by the table of the framework it came from.
+// Skipped candidates are listed too, with the reason.
 std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& config);
 
 }  // namespace ge::quant

@@ -159,7 +159,7 @@ void CheckPoolCase(const PoolCase& k, DataType dtype) {
   CheckClose(actual, ToDoubles(expected), 1e-6, 1e-7);
 }
 
-TEST_CASE("conv nhwc: MaxPoolV3 and AvgPoolV2 on NHWC equal the NCHW kernels transposed", "[pool][nhwc]") {
+TEST_CASE("conv nhwc: MaxPoolV3 and AvgPoolV2 (float, double, int8) on NHWC equal the NCHW kernels transposed", "[pool][nhwc]") {
   // op, n, c, h, w, k, stride, dilation, pads, ceil_mode, exclusive, global
   const std::vector<PoolCase> cases = {
       {"MaxPoolV3", 1, 64, 15, 15, 3, 2, 1, {0, 0, 0, 0}, true, true, false},   // squeezenet's
@@ -174,6 +174,7 @@ TEST_CASE("conv nhwc: MaxPoolV3 and AvgPoolV2 on NHWC equal the NCHW kernels tra
     INFO(k.op_type << " k " << k.k << " stride " << k.stride << " ceil " << k.ceil_mode);
     CheckPoolCase(k, DataType::kFloat);
     CheckPoolCase(k, DataType::kDouble);
+    CheckPoolCase(k, DataType::kInt8);  // quantized TensorFlow models pool NHWC int8
   }
 }
 

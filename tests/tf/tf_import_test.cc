@@ -21,44 +21,14 @@
 #include "graph/tf/proto/tf_graph.pb.h"
 #include "graph/tf/tf_freeze.h"
 #include "test_support.h"
+#include "tf_graph_writer.h"
 
 using namespace ge;
 using ge::test::TempDir;
+using namespace ge::test::tf_writer;
 namespace fs = std::filesystem;
 
 namespace {
-
-tf::TensorProto FloatTensor(const std::vector<int64_t>& shape, const std::vector<float>& values) {
-  tf::TensorProto t;
-  t.set_dtype(tf::DT_FLOAT);
-  for (int64_t d : shape) t.mutable_tensor_shape()->add_dim()->set_size(d);
-  t.set_tensor_content(std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
-  return t;
-}
-
-tf::TensorProto IntTensor(const std::vector<int64_t>& shape, const std::vector<int32_t>& values) {
-  tf::TensorProto t;
-  t.set_dtype(tf::DT_INT32);
-  for (int64_t d : shape) t.mutable_tensor_shape()->add_dim()->set_size(d);
-  for (int32_t v : values) t.add_int_val(v);
-  return t;
-}
-
-void Ints(tf::NodeDef& node, const std::string& attr, const std::vector<int64_t>& values) {
-  for (int64_t v : values) (*node.mutable_attr())[attr].mutable_list()->add_i(v);
-}
-
-tf::NodeDef& Add(tf::GraphDef& g, const std::string& name, const std::string& op, const std::vector<std::string>& inputs) {
-  tf::NodeDef& node = *g.add_node();
-  node.set_name(name);
-  node.set_op(op);
-  for (const std::string& input : inputs) node.add_input(input);
-  return node;
-}
-
-void Const(tf::GraphDef& g, const std::string& name, tf::TensorProto value) {
-  *(*Add(g, name, "Const", {}).mutable_attr())["value"].mutable_tensor() = std::move(value);
-}
 
 // Weights of the network, in TensorFlow's layouts.
 struct Net {

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,7 @@
 #include "file_writer.h"
 #include "ge/impl_mode_report.h"
 #include "ge/error.h"
+#include "import_flags.h"
 #include "json_writer.h"
 #include "model_loader.h"
 #include "options.h"
@@ -48,70 +48,6 @@ void WriteReportOrRemoveModel(const std::string& path, const std::string& conten
   }
 }
 
-// The non-empty parts of `text` between separators.
-std::vector<std::string> SplitOn(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(separator, start), text.size());
-    if (end > start) parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return parts;
-}
-
-const char* FormatName(ModelFormat format) {
-  switch (format) {
-    case ModelFormat::kTensorFlow: return "TensorFlow";
-    case ModelFormat::kCaffe: return "Caffe";
-    default: return "ONNX";
-  }
-}
-
-// ATC's framework numbers: 0 Caffe, 3 TensorFlow, 5 ONNX.
-void CheckFramework(const std::string& value, ModelFormat format, const std::string& model_path) {
-  if (value != "0" && value != "3" && value != "5") {
-    throw UsageError(fmt::format("--framework '{}' is not valid (valid: 0 Caffe, 3 TensorFlow, 5 ONNX)", value));
-  }
-  const ModelFormat wanted = value == "0" ? ModelFormat::kCaffe : value == "3" ? ModelFormat::kTensorFlow : ModelFormat::kOnnx;
-  if (format != wanted) {
-    throw Error(ErrorCode::kInvalidArgument, fmt::format("--framework {} says {}, but '{}' is a {} model", value,
-                                                         FormatName(wanted), model_path, FormatName(format)));
-  }
-}
-
-int64_t ParseDim(const std::string& text, const std::string& entry) {
-  size_t used = 0;
-  int64_t dim = 0;
-  try {
-    dim = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || dim < -1) {
-    throw UsageError(fmt::format("--input_shape entry '{}': '{}' is not a dim (an integer >= 0, or -1)", entry, text));
-  }
-  return dim;
-}
-
-// ATC's --input_shape "name:1,224,224,3;name2:1,10": the placeholders' shapes.
-std::map<std::string, Shape> ParseInputShapes(const std::string& value) {
-  std::map<std::string, Shape> shapes;
-  for (const std::string& entry : SplitOn(value, ';')) {
-    const size_t colon = entry.rfind(':');
-    if (colon == std::string::npos || colon == 0) {
-      throw UsageError(fmt::format("--input_shape entry '{}' is not NAME:DIMS (e.g. images:1,224,224,3)", entry));
-    }
-    std::vector<int64_t> dims;
-    const std::string list = entry.substr(colon + 1);
-    if (!list.empty()) {
-      for (const std::string& dim : SplitOn(list, ',')) dims.push_back(ParseDim(dim, entry));
-    }
-    shapes[entry.substr(0, colon)] = Shape(std::move(dims));
-  }
-  return shapes;
-}
-
 int Compile(const ParsedArgs& args) {
   if (!args.Has("output")) throw UsageError("'ge compile' needs -o FILE.gem (see 'ge compile --help')");
   const std::string model_path = args.positional().front();
@@ -122,20 +58,7 @@ int Compile(const ParsedArgs& args) {
                 fmt::format("'{}' is already a compiled .gem model; 'ge compile' takes an ONNX or TensorFlow model",
                             model_path));
   }
-  if (args.Has("framework")) CheckFramework(args.Value("framework"), format, model_path);
-  ImportChoices choices;
-  for (const char* flag : {"input_shape", "out_nodes"}) {
-    if (args.Has(flag) && format != ModelFormat::kTensorFlow) {
-      throw UsageError(fmt::format("--{} applies to TensorFlow models; '{}' is a {} model", flag, model_path,
-                                   FormatName(format)));
-    }
-  }
-  if (args.Has("weight") && format != ModelFormat::kCaffe) {
-    throw UsageError(fmt::format("--weight applies to Caffe nets; '{}' is a {} model", model_path, FormatName(format)));
-  }
-  if (args.Has("input_shape")) choices.tf.input_shapes = ParseInputShapes(args.Value("input_shape"));
-  if (args.Has("out_nodes")) choices.tf.output_nodes = SplitOn(args.Value("out_nodes"), ';');
-  if (args.Has("weight")) choices.caffe_weights = args.Value("weight");
+  const ImportChoices choices = ImportChoicesFromArgs(args, format, model_path);
 
   Progress progress;
   const LoadedModel loaded = LoadModel(model_path, CollectOptions(args), progress, choices);
@@ -171,17 +94,15 @@ int Compile(const ParsedArgs& args) {
 
 // The flags: the general ones, then ATC's precision flags.
 std::vector<FlagSpec> CompileFlags() {
-  std::vector<FlagSpec> flags = {
-      {"model", "FILE.onnx", false, "the model to compile, when not given as MODEL"},
-      {"framework", "N", false, "ATC's framework of MODEL: 0 Caffe, 3 TensorFlow, 5 ONNX; checked against the file"},
-      {"weight", "FILE.caffemodel", false, "a Caffe net's trained weights (default: MODEL's stem .caffemodel)"},
-      {"input_shape", "\"NAME:D,D,..;...\"", false, "TensorFlow placeholders' shapes, for dims the model leaves unknown"},
-      {"out_nodes", "\"NODE:I;...\"", false, "TensorFlow graph outputs (default: every node nothing reads)"},
+  std::vector<FlagSpec> flags = {{"model", "FILE.onnx", false, "the model to compile, when not given as MODEL"}};
+  const std::vector<FlagSpec> import = ImportFlags();
+  flags.insert(flags.end(), import.begin(), import.end());
+  flags.insert(flags.end(), {
       {"output", "FILE.gem", false, "where to write the compiled model (required)", 'o'},
       kThreadsFlag,
       kOptionFlag,
       {"json", "", false, "print one JSON object instead of the summary"},
-      {"report", "FILE.json", false, "write the implementation mode of each node and why (docs/precision.md)"}};
+      {"report", "FILE.json", false, "write the implementation mode of each node and why (docs/precision.md)"}});
   for (const OptionFlag& precision : PrecisionFlags()) flags.push_back(precision.flag);
   return flags;
 }

@@ -45,9 +45,7 @@ ModelFormat DetectModelFormat(const std::string& path) {
           "TensorFlow.js model.json), a Caffe net (.prototxt) or a compiled ge model (.gem)", path)));
 }
 
-namespace {
-
-std::unique_ptr<Graph> Import(const std::string& path, ModelFormat format, const ImportChoices& choices) {
+std::unique_ptr<Graph> ImportModel(const std::string& path, ModelFormat format, const ImportChoices& choices) {
   switch (format) {
     case ModelFormat::kTensorFlow: return ImportTensorFlowFile(path, choices.tf);
     case ModelFormat::kCaffe: {
@@ -61,8 +59,6 @@ std::unique_ptr<Graph> Import(const std::string& path, ModelFormat format, const
     default: return ImportOnnxFile(path);
   }
 }
-
-}  // namespace
 
 const char* ModelFormatName(ModelFormat format) {
   switch (format) {
@@ -83,7 +79,7 @@ LoadedModel LoadModel(const std::string& path, const Options& options, Progress&
     loaded.model = CompiledModel::Load(path, options);  // refuses compile options by name
   } else {
     progress.Show(fmt::format("importing {} ...", path));
-    std::unique_ptr<Graph> graph = Import(path, loaded.format, choices);
+    std::unique_ptr<Graph> graph = ImportModel(path, loaded.format, choices);
     progress.Show(fmt::format("compiling {} ({} nodes) ...", path, graph->num_nodes()));
     try {
       loaded.model = CompiledModel::Compile(std::move(graph), options);

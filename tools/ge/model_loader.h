@@ -35,6 +35,9 @@ struct ImportChoices {
   std::string caffe_weights;
 };
 
+// Imports an .onnx, TensorFlow or Caffe model (not a .gem).
+std::unique_ptr<Graph> ImportModel(const std::string& path, ModelFormat format, const ImportChoices& choices);
+
 // Imports and compiles an .onnx, TensorFlow or Caffe model with `options`,
 // or loads a .gem (which is already compiled, so options are refused rather
 // than silently ignored).

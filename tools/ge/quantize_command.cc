@@ -12,8 +12,8 @@
 #include "file_writer.h"
 #include "ge/cpu_paths.h"
 #include "ge/error.h"
-#include "ge/onnx_importer.h"
 #include "ge/quantize.h"
+#include "import_flags.h"
 #include "json_writer.h"
 #include "model_loader.h"
 #include "options.h"
@@ -51,6 +51,9 @@ void PrintJson(const std::string& model_path, const std::string& output_path, si
     json.BeginObject();
     json.Key("layer").String(layer.layer);
     json.Key("op_type").String(layer.op_type);
+    json.Key("framework").String(layer.framework);
+    json.Key("framework_op").String(layer.framework_op);
+    json.Key("rule").String(layer.rule);
     json.Key("decision").String(layer.decision);
     json.Key("activation_algo").String(layer.activation_algo);
     json.Key("cosine").Number(layer.cosine);
@@ -75,12 +78,12 @@ void PrintJson(const std::string& model_path, const std::string& output_path, si
 
 void PrintHuman(const std::string& model_path, const std::string& output_path, size_t output_bytes,
                 const QuantizeResult& result, double seconds, double layer_cosine) {
-  std::vector<std::vector<std::string>> rows = {{"layer", "type", "decision", "calibrator", "cosine", ""}};
+  std::vector<std::vector<std::string>> rows = {{"layer", "type", "from", "decision", "calibrator", "cosine", ""}};
   size_t quantized = 0;
   for (const QuantizedLayer& layer : result.layers) {
     const bool low = !std::isnan(layer.cosine) && layer.cosine < layer_cosine;
-    rows.push_back({layer.layer, layer.op_type, layer.decision, layer.activation_algo, FormatCosine(layer.cosine),
-                    low ? "<" : ""});
+    rows.push_back({layer.layer, layer.op_type, layer.framework + " " + layer.framework_op, layer.decision,
+                    layer.activation_algo, FormatCosine(layer.cosine), low ? "<" : ""});
     if (layer.decision.rfind("skipped", 0) != 0) ++quantized;
   }
   std::printf("%s", FormatTable(rows).c_str());
@@ -113,15 +116,18 @@ int Quantize(const ParsedArgs& args) {
   }
   const std::string model_path = args.positional().front();
   const std::string output_path = args.Value("output");
-  if (DetectModelFormat(model_path) != ModelFormat::kOnnx) {
+  const ModelFormat format = DetectModelFormat(model_path);
+  if (format == ModelFormat::kGem) {
     throw Error(ErrorCode::kInvalidArgument,
-                fmt::format("'{}' is a compiled .gem model; 'ge quantize' takes the float ONNX model",
+                fmt::format("'{}' is a compiled .gem model; 'ge quantize' takes the float ONNX, TensorFlow or Caffe "
+                            "model",
                             model_path));
   }
+  const ImportChoices choices = ImportChoicesFromArgs(args, format, model_path);
   const auto start = std::chrono::steady_clock::now();
   Progress progress;
   progress.Show(fmt::format("importing {} ...", model_path));
-  std::unique_ptr<Graph> graph = ImportOnnxFile(model_path);
+  std::unique_ptr<Graph> graph = ImportModel(model_path, format, choices);
 
   QuantizeOptions options;
   options.compile_options = CollectOptions(args);
@@ -164,8 +170,11 @@ int Quantize(const ParsedArgs& args) {
 }
 
 std::vector<FlagSpec> QuantizeFlags() {
-  return {{"model", "FILE.onnx", false, "the float ONNX model, when not given as MODEL"},
-          {"output", "FILE.gem", false, "where to write the quantized, compiled model (required)", 'o'},
+  std::vector<FlagSpec> flags = {{"model", "FILE", false, "the float model, when not given as MODEL"}};
+  const std::vector<FlagSpec> import = ImportFlags();
+  flags.insert(flags.end(), import.begin(), import.end());
+  flags.insert(flags.end(),
+         {{"output", "FILE.gem", false, "where to write the quantized, compiled model (required)", 'o'},
           {"config", "FILE", false, "AMCT simple config (protobuf text); default: INT8, IFMR, channel-wise ARQ"},
           {"calib-data", "DIR|LIST", false,
            "calibration batches: a folder of .npy files, or a text file listing one batch per line"},
@@ -182,7 +191,8 @@ std::vector<FlagSpec> QuantizeFlags() {
            "write quant_config.txt, record.txt, compare.csv, op_precision.ini and keep_dtype.cfg here"},
           kThreadsFlag,
           kOptionFlag,
-          {"json", "", false, "print one JSON object instead of the table"}};
+          {"json", "", false, "print one JSON object instead of the table"}});
+  return flags;
 }
 
 }  // namespace
@@ -190,7 +200,7 @@ std::vector<FlagSpec> QuantizeFlags() {
 const Command& QuantizeCommand() {
   static const Command command{
       {"quantize", "MODEL",
-       "Quantizes a float ONNX model to INT8/INT16 (AMCT-style calibration) and writes a compiled .gem.",
+       "Quantizes a float ONNX, TensorFlow or Caffe model to INT8/INT16 (AMCT-style calibration) and writes a compiled .gem.",
        QuantizeFlags(), "model"},
       &Quantize};
   return command;

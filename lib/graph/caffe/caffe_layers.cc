@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "graph/framework_source.h"
 
 namespace ge::caffe_import {
 
@@ -45,11 +46,14 @@ Tensor CaffeLayerContext::Blob(size_t i) const {
 
 Value* CaffeLayerContext::Op(const std::string& op_type, const std::vector<Value*>& inputs,
                              const std::map<std::string, AttrValue>& attrs, const std::string& suffix) {
+  Value* y = nullptr;
   try {
-    return builder_.Op(op_type, inputs, attrs, 1, suffix.empty() ? layer_.name() : layer_.name() + "#" + suffix)[0];
+    y = builder_.Op(op_type, inputs, attrs, 1, suffix.empty() ? layer_.name() : layer_.name() + "#" + suffix)[0];
   } catch (const Error& e) {
     Fail(fmt::format("as ge {}: {}", op_type, e.what()));
   }
+  MarkFrameworkSource(*y->producer(), "Caffe", layer_.type());
+  return y;
 }
 
 Value* CaffeLayerContext::Constant(const std::string& suffix, Tensor value) {
@@ -160,7 +164,11 @@ std::vector<Value*> Pooling(CaffeLayerContext& ctx) {
                                             {"pads", std::vector<int64_t>{ph, std::max<int64_t>(eh, 0), pw,
                                                                           std::max<int64_t>(ew, 0)}}};
   if (!max) attrs["exclusive"] = ph == 0 && pw == 0;
-  return {ctx.Op(max ? "MaxPoolV3" : "AvgPoolV2", {x}, attrs)};
+  Value* y = ctx.Op(max ? "MaxPoolV3" : "AvgPoolV2", {x}, attrs);
+  // Quantization's Caffe rules read the mode and the global flag the window hides.
+  SetFrameworkParam(*y->producer(), "pool", static_cast<int64_t>(p.pool()));
+  SetFrameworkParam(*y->producer(), "global_pooling", p.global_pooling());
+  return {y};
 }
 
 // y = x W^T + b over x flattened from `axis`: [prod(dims < axis), K] x [N, K]^T.
@@ -188,6 +196,8 @@ std::vector<Value*> InnerProduct(CaffeLayerContext& ctx) {
   if (p.bias_term()) inputs.push_back(ctx.Constant("bias", ctx.Blob(1)));
   const bool reshape_back = axis > 1;
   Value* y = ctx.Op("MatMulV2", inputs, {{"transpose_x2", !p.transpose()}}, reshape_back ? "matmul" : "");
+  SetFrameworkParam(*y->producer(), "transpose", p.transpose());  // for quantization's Caffe rules
+  SetFrameworkParam(*y->producer(), "axis", static_cast<int64_t>(p.axis()));
   if (!reshape_back) return {y};
   std::vector<int64_t> dims(s.dims().begin(), s.dims().begin() + axis);
   dims.push_back(n);
@@ -215,6 +225,7 @@ std::vector<Value*> Eltwise(CaffeLayerContext& ctx) {
   Value* y = term(0);
   for (size_t i = 1; i < ctx.num_bottoms(); ++i) {
     y = ctx.Op(op, {y, term(i)}, {}, i + 1 == ctx.num_bottoms() ? "" : fmt::format("partial_{}", i));
+    SetFrameworkParam(*y->producer(), "operation", static_cast<int64_t>(p.operation()));  // for quantization's rules
   }
   return {y};
 }

@@ -1,5 +1,5 @@
-// Elementwise ops and activations, products (MatMul and grappler's
-// _FusedMatMul with BiasAdd and an activation), Mean and Softmax.
+// Elementwise ops and activations, products (MatMul, BatchMatMulV2 and
+// grappler's _FusedMatMul with BiasAdd and an activation), Mean and Softmax.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -63,6 +63,13 @@ std::vector<Value*> MatMul(TfNodeContext& ctx, bool fused) {
   return {FusedActivation(ctx, fused_ops[1], y, fused_ops[1] == "Prelu" ? ctx.input(3) : nullptr)};
 }
 
+// BatchMatMulV2 broadcasts the batch dims as numpy's matmul, which is ge's
+// BatchMatMulV2; BatchMatMul (v1) is the same with equal batch dims.
+std::vector<Value*> BatchMatMul(TfNodeContext& ctx) {
+  return {ctx.Op("BatchMatMulV2", {ctx.input(0), ctx.input(1)},
+                 {{"adj_x1", ctx.Bool("adj_x", false)}, {"adj_x2", ctx.Bool("adj_y", false)}}, ctx.node().name())};
+}
+
 std::vector<Value*> Mean(TfNodeContext& ctx) {
   std::vector<int64_t> axes = ctx.ConstantInts(1, "reduction_indices");
   return {ctx.Op("ReduceMeanD", {ctx.input(0)}, {{"axes", axes}, {"keep_dims", ctx.Bool("keep_dims", false)}},
@@ -96,6 +103,7 @@ void AddMathTranslators(TfTranslators& table) {
   table["FloorMod"] = Binary("FloorMod");
   table["SquaredDifference"] = SquaredDifference;
   table["MatMul"] = [](TfNodeContext& ctx) { return MatMul(ctx, false); };
+  for (const char* op : {"BatchMatMul", "BatchMatMulV2"}) table[op] = BatchMatMul;
   table["_FusedMatMul"] = [](TfNodeContext& ctx) { return MatMul(ctx, true); };
   table["Mean"] = Mean;
   table["Softmax"] = Softmax;

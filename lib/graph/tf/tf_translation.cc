@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ge/error.h"
+#include "graph/framework_source.h"
 
 namespace ge::tf_import {
 
@@ -62,11 +63,14 @@ std::vector<std::string> TfNodeContext::Strings(const std::string& attr) const {
 
 Value* TfNodeContext::Op(const std::string& op_type, const std::vector<Value*>& inputs,
                          const std::map<std::string, AttrValue>& attrs, const std::string& name) {
+  Value* y = nullptr;
   try {
-    return builder_.Op(op_type, inputs, attrs, 1, name)[0];
+    y = builder_.Op(op_type, inputs, attrs, 1, name)[0];
   } catch (const Error& e) {
     Fail(fmt::format("as ge {}: {}", op_type, e.what()));
   }
+  MarkFrameworkSource(*y->producer(), "TensorFlow", node_.op());
+  return y;
 }
 
 Value* TfNodeContext::Constant(const std::string& suffix, Tensor value) {

@@ -478,7 +478,7 @@ class ChannelsLastPoolKernel final : public Kernel {
   bool exclusive_;
 };
 
-// int8 averaging (quantized models): the window sums exactly in int64, padded
+// int8 averaging (quantized models), NCHW or NHWC: the window sums exactly in int64, padded
 // cells that are counted (exclusive = false) hold the zero point offset_x, and
 // the mean rounds half to even.
 class Int8AvgPoolKernel final : public Kernel {
@@ -491,20 +491,25 @@ class Int8AvgPoolKernel final : public Kernel {
     const int64_t offset_x = offset_x_;
     const int8_t* x = ctx.inputs[0].as<const int8_t>();
     int8_t* y = ctx.outputs[0].as<int8_t>();
-    ForEachWindow(g, [&g, exclusive, offset_x, x, y](int64_t p, int64_t out, const Dims3& c) {
-      const int8_t* plane = x + p * g.in_plane();
+    // g.channels is 1 for NCHW; channels-last x holds a C-long row per pixel.
+    const int64_t channels = g.channels;
+    ForEachWindow(g, [&g, exclusive, offset_x, channels, x, y](int64_t p, int64_t out, const Dims3& c) {
+      const int8_t* plane = x + p * g.in_plane() * channels;
       const auto [begin, end, real, padded] = ClipWindow(g, c);
-      int64_t sum = exclusive ? 0 : (padded - real) * offset_x;
-      for (int64_t d = begin[0]; d < end[0]; ++d) {
-        for (int64_t h = begin[1]; h < end[1]; ++h) {
-          const int8_t* row = plane + (d * g.in[1] + h) * g.in[2];
-          for (int64_t w = begin[2]; w < end[2]; ++w) sum += row[w];
-        }
-      }
       const int64_t count = exclusive ? real : padded;
-      // The quotient of two small integers in double is correctly rounded, so an exact .5 stays one.
-      y[out] = count > 0 ? static_cast<int8_t>(std::nearbyint(static_cast<double>(sum) / static_cast<double>(count)))
-                         : static_cast<int8_t>(offset_x);
+      for (int64_t channel = 0; channel < channels; ++channel) {
+        int64_t sum = exclusive ? 0 : (padded - real) * offset_x;
+        for (int64_t d = begin[0]; d < end[0]; ++d) {
+          for (int64_t h = begin[1]; h < end[1]; ++h) {
+            const int8_t* row = plane + (d * g.in[1] + h) * g.in[2] * channels + channel;
+            for (int64_t w = begin[2]; w < end[2]; ++w) sum += row[w * channels];
+          }
+        }
+        // The quotient of two small integers in double is correctly rounded, so an exact .5 stays one.
+        y[out * channels + channel] =
+            count > 0 ? static_cast<int8_t>(std::nearbyint(static_cast<double>(sum) / static_cast<double>(count)))
+                      : static_cast<int8_t>(offset_x);
+      }
     });
   }
 
@@ -542,7 +547,6 @@ std::unique_ptr<Kernel> MakeAvgPool(const Node& node) {
                                                        : !node.attrs().GetBool("count_include_pad");
   const int64_t offset_x = node.attrs().Has("offset_x") ? node.attrs().GetInt("offset_x") : 0;
   if (InputDtype(node, 0) == DataType::kInt8) {
-    if (g.channels_last) Fail(node, ErrorCode::kUnsupported, "int8 average pooling needs NCHW x, not NHWC");
     if (offset_x < -128 || offset_x > 127) {
       Fail(node, ErrorCode::kInvalidArgument,
            fmt::format("attribute 'offset_x' is {}; for int8 x it must lie in [-128, 127]", offset_x));

@@ -357,12 +357,21 @@ std::unique_ptr<Kernel> MakeQuantizedConv(const Node& node, ConvInputs inputs, b
          fmt::format("output y is {}; with {} x it must be int32", DataTypeName(node.output(0)->dtype()),
                      DataTypeName(InputDtype(node, inputs.x))));
   }
-  const ConvGeometry g = ReadConvGeometry(node, inputs, transposed);
+  const ConvGeometry g = ReadConvGeometry(node, inputs, transposed, /*allow_channels_last=*/!transposed);
   const bool int8 = InputDtype(node, inputs.x) == DataType::kInt8;
-  if (int8 && !transposed && node.input(inputs.filter)->constant() != nullptr) {
+  const bool dnnl_int8 = int8 && !transposed && node.input(inputs.filter)->constant() != nullptr;
+  // The direct kernel is NCHW only: NHWC (a TensorFlow model's layout) runs as oneDNN's int8 convolution.
+  if (g.channels_last && !dnnl_int8) {
+    Fail(node, ErrorCode::kUnsupported,
+         "data_format NHWC runs only as an int8 convolution with a constant filter; INT16 needs NCHW");
+  }
+  if (dnnl_int8) {
     try {
       return std::make_unique<DnnlInt8ConvKernel>(node, g, offset_x, FusedQuantOutput{});
     } catch (const dnnl::error&) {
+      if (g.channels_last) {
+        Fail(node, ErrorCode::kUnsupported, "oneDNN has no int8 NHWC convolution for this geometry; use NCHW");
+      }
       // oneDNN has no int8 kernel for this geometry: the exact direct kernel below.
     }
   }

@@ -1,0 +1,180 @@
+// The seed's TensorFlow table applied by quantization to imported GraphDefs:
+// each rule on a layer that keeps it and one that breaks it, the report
+// naming the framework and the row, config entries spelled with TensorFlow's
+// op types; and a quantized NHWC network (convolution, depthwise, pools, a
+// product) that runs and stays close to the float model on fresh inputs.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "ge/compiled_model.h"
+#include "ge/quantize.h"
+#include "ge/tf_importer.h"
+#include "quant/layer_support.h"
+#include "quant/quant_config.h"
+#include "test_support.h"
+#include "tf_graph_writer.h"
+
+using namespace ge;
+using namespace ge::test::tf_writer;
+using ge::quant::QuantLayer;
+
+namespace {
+
+void Conv(tf::GraphDef& g, const std::string& name, const std::string& op, const std::string& x,
+          const std::vector<int64_t>& filter_shape) {
+  const size_t count = static_cast<size_t>(filter_shape[0] * filter_shape[1] * filter_shape[2] * filter_shape[3]);
+  Const(g, name + "/filter", FloatTensor(filter_shape, test::RandomVector(count, 11)));
+  tf::NodeDef& conv = Add(g, name, op, {x, name + "/filter"});
+  Ints(conv, "strides", {1, 1, 1, 1});
+  (*conv.mutable_attr())["padding"].set_s("SAME");
+}
+
+void Pool(tf::GraphDef& g, const std::string& name, const std::string& op, const std::string& x) {
+  tf::NodeDef& pool = Add(g, name, op, {x});
+  Ints(pool, "ksize", {1, 2, 2, 1});
+  Ints(pool, "strides", {1, 2, 2, 1});
+  (*pool.mutable_attr())["padding"].set_s("VALID");
+}
+
+tf::NodeDef& MatMul(tf::GraphDef& g, const std::string& name, const std::string& x, const std::string& w) {
+  return Add(g, name, "MatMul", {x, w});
+}
+
+// Image [1, 8, 8, 3] -> Conv2D -> DepthwiseConv2dNative -> AvgPool -> MaxPool;
+// features [1, 8] -> products under each MatMul rule, AddV2 with a constant
+// (one tensor input), AddN, BatchMatMulV2 with adj_x.
+tf::GraphDef RulesGraph() {
+  tf::GraphDef g;
+  Placeholder(g, "image", {1, 8, 8, 3});
+  Conv(g, "conv", "Conv2D", "image", {3, 3, 3, 4});
+  Conv(g, "depthwise", "DepthwiseConv2dNative", "conv", {3, 3, 4, 1});
+  Pool(g, "avg", "AvgPool", "depthwise");
+  Pool(g, "max", "MaxPool", "avg");
+
+  Placeholder(g, "features", {1, 8});
+  Placeholder(g, "fed_weight", {8, 4});
+  Const(g, "w", FloatTensor({8, 4}, test::RandomVector(32, 12)));
+  Const(g, "w_t", FloatTensor({4, 8}, test::RandomVector(32, 13)));
+  MatMul(g, "dense", "features", "w");
+  (*MatMul(g, "dense_tb", "features", "w_t").mutable_attr())["transpose_b"].set_b(true);
+  MatMul(g, "dense_fed", "features", "fed_weight");
+  Const(g, "shift", FloatTensor({4}, {0.5f, -0.25f, 0.125f, 1}));
+  Add(g, "shifted", "AddV2", {"dense", "shift"});
+  Add(g, "sum", "AddN", {"shifted", "dense_tb", "dense_fed"});
+  Placeholder(g, "a", {2, 3, 4});
+  Placeholder(g, "b", {2, 3, 5});
+  (*Add(g, "bmm", "BatchMatMulV2", {"a", "b"}).mutable_attr())["adj_x"].set_b(true);
+  return g;
+}
+
+std::string WriteGraph(const tf::GraphDef& g, const std::string& name) {
+  const std::filesystem::path path = test::TempDir(name) / "model.pb";
+  std::ofstream(path, std::ios::binary) << g.SerializeAsString();
+  return path.string();
+}
+
+const QuantLayer& Layer(const std::vector<QuantLayer>& layers, const std::string& name) {
+  auto it = std::find_if(layers.begin(), layers.end(), [&](const QuantLayer& l) { return l.name == name; });
+  REQUIRE(it != layers.end());
+  return *it;
+}
+
+std::vector<QuantLayer> Plan(const std::string& config_text = "") {
+  const std::unique_ptr<Graph> graph = ImportTensorFlowFile(WriteGraph(RulesGraph(), "tf_quant_rules"));
+  return quant::PlanQuantLayers(*graph, quant::ParseQuantConfig(config_text, "test.cfg"));
+}
+
+}  // namespace
+
+TEST_CASE("quantization applies TensorFlow's table to an imported GraphDef", "[tf][quant]") {
+  const std::vector<QuantLayer> layers = Plan();
+  for (const QuantLayer& layer : layers) {
+    INFO(layer.name);
+    CHECK(layer.framework == "TensorFlow");
+  }
+  SECTION("convolutions and pools keep their rows") {
+    for (const auto& [name, op] : {std::pair{"conv", "Conv2D"}, std::pair{"depthwise", "DepthwiseConv2dNative"},
+                                   std::pair{"avg", "AvgPool"}, std::pair{"max", "MaxPool"}}) {
+      const QuantLayer& layer = Layer(layers, name);
+      INFO(name << ": " << layer.Decision());
+      CHECK(layer.quantize);
+      CHECK(layer.framework_op == op);
+      CHECK_THAT(layer.rule, Catch::StartsWith(std::string("TensorFlow ") + op + ": "));
+    }
+    CHECK(Layer(layers, "depthwise").op_type == "Conv2D");  // ge's grouped Conv2D is the Ascend DepthwiseConv2D
+  }
+  SECTION("MatMul: transpose_b true and a fed weight are refused") {
+    CHECK(Layer(layers, "dense").quantize);
+    CHECK(Layer(layers, "dense").rule ==
+          "TensorFlow MatMul: transpose_a, transpose_b, adjoint_a and adjoint_b = False; the weight input must not "
+          "come from a placeholder or another dynamically changing node");
+    CHECK(Layer(layers, "dense_tb").reason ==
+          "TensorFlow MatMul transpose_a and transpose_b must be False (transpose_b = True)");
+    CHECK_THAT(Layer(layers, "dense_fed").reason, Catch::Contains("comes from graph input 'fed_weight'"));
+  }
+  SECTION("Add: one tensor input; AddN is not in the table") {
+    const QuantLayer& shifted = Layer(layers, "shifted");
+    CHECK(shifted.quantize);
+    CHECK(shifted.framework_op == "AddV2");
+    CHECK_THAT(shifted.rule, Catch::StartsWith("TensorFlow Add: tensor quantization only"));
+    const QuantLayer& sum = Layer(layers, "sum");
+    CHECK(!sum.quantize);
+    CHECK_THAT(sum.reason, Catch::StartsWith("TensorFlow AddN is not a quantizable layer (TensorFlow's table: MatMul, "));
+  }
+  SECTION("BatchMatMulV2: adj_x must be False") {
+    CHECK(Layer(layers, "bmm").reason == "TensorFlow BatchMatMulV2 adj_x must be False (adj_x = True)");
+  }
+}
+
+TEST_CASE("skip_layer_types takes TensorFlow's op types", "[tf][quant]") {
+  const std::vector<QuantLayer> layers = Plan("skip_layer_types: \"DepthwiseConv2dNative\"\n");
+  CHECK_THAT(Layer(layers, "depthwise").reason, Catch::Contains("skip_layer_types"));
+  CHECK(Layer(layers, "conv").quantize);
+}
+
+TEST_CASE("a quantized NHWC TensorFlow network runs close to its float model", "[tf][quant]") {
+  tf::GraphDef g;
+  Placeholder(g, "image", {1, 10, 10, 3});
+  Conv(g, "conv", "Conv2D", "image", {3, 3, 3, 8});
+  Add(g, "relu", "Relu", {"conv"});
+  Conv(g, "depthwise", "DepthwiseConv2dNative", "relu", {3, 3, 8, 1});
+  Pool(g, "avg", "AvgPool", "depthwise");
+  Pool(g, "max", "MaxPool", "avg");
+  Const(g, "flat/shape", IntTensor({2}, {1, 32}));
+  Add(g, "flat", "Reshape", {"max", "flat/shape"});
+  Const(g, "w", FloatTensor({32, 6}, test::RandomVector(32 * 6, 14)));
+  MatMul(g, "logits", "flat", "w");
+  const std::unique_ptr<Graph> graph = ImportTensorFlowFile(WriteGraph(g, "tf_quant_network"));
+
+  auto image = [](uint32_t seed) {
+    Tensor t = Tensor::FromVector(DataType::kFloat, Shape({1, 10, 10, 3}), test::RandomVector(300, seed));
+    return t;
+  };
+  QuantizeOptions options;
+  for (uint32_t seed = 20; seed < 24; ++seed) options.calibration_batches.push_back({image(seed)});
+  options.config_path = (test::TempDir("tf_quant_config") / "config.txt").string();
+  std::ofstream(options.config_path) << "batch_num: 4\n";
+  const QuantizeResult result = Quantize(*graph, options);
+  for (const QuantizedLayer& layer : result.layers) {
+    INFO(layer.layer << ": " << layer.decision);
+    CHECK(layer.decision == "INT8");
+  }
+  REQUIRE(result.layers.size() == 5);
+
+  // On an input calibration never saw: the quantized model against the float one.
+  const auto quantized = CompiledModel::Compile(result.graph->Clone());
+  const auto float_model = CompiledModel::Compile(graph->Clone());
+  const Tensor x = image(99);
+  const Tensor q = quantized->Run({x}).at(0), f = float_model->Run({x}).at(0);
+  REQUIRE(q.shape() == Shape({1, 6}));
+  double dot = 0, qq = 0, ff = 0;
+  for (int64_t i = 0; i < 6; ++i) {
+    const double a = q.data_as<float>()[i], b = f.data_as<float>()[i];
+    dot += a * b, qq += a * a, ff += b * b;
+  }
+  CHECK(dot / std::sqrt(qq * ff) > 0.99);
+}
