@@ -11,18 +11,20 @@ cd "$work"
 
 source "$(dirname "${BASH_SOURCE[0]}")/test_helpers.sh"
 
-# write_calibration DIR COUNT: COUNT float32 [1,3,32,32] .npy files of seeded
-# pseudo-random values in [-1, 1] (python's stdlib only: CI may lack numpy).
+# write_calibration DIR COUNT [DIMS]: COUNT float32 .npy files of shape DIMS
+# (default 1,3,32,32) of seeded pseudo-random values in [-1, 1] (python's
+# stdlib only: CI may lack numpy).
 write_calibration() {
-  python3 - "$1" "$2" <<'PY'
-import os, random, struct, sys
+  python3 - "$1" "$2" "${3:-1,3,32,32}" <<'PY'
+import math, os, random, struct, sys
 folder, count = sys.argv[1], int(sys.argv[2])
+dims = [int(d) for d in sys.argv[3].split(",")]
 os.makedirs(folder, exist_ok=True)
 rng = random.Random(5)
-header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 32, 32), }"
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s,), }" % ", ".join(map(str, dims))
 header += " " * (64 - 10 - len(header) - 1) + "\n"
 for k in range(count):
-    values = [rng.uniform(-1.0, 1.0) for _ in range(3 * 32 * 32)]
+    values = [rng.uniform(-1.0, 1.0) for _ in range(math.prod(dims))]
     with open(os.path.join(folder, "batch_%02d.npy" % k), "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
         f.write(struct.pack("<%df" % len(values), *values))
@@ -30,6 +32,35 @@ PY
 }
 
 case $case_name in
+  quantize_tensorflow)
+    # A TensorFlow GraphDef (text form) with ATC's import flags, judged by TensorFlow's table: the MatMul
+    # keeps its row, the one with transpose_b is refused by it.
+    cat >net.pbtxt <<'PB'
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+       attr { key: "shape" value { shape { dim { size: -1 } dim { size: 4 } } } } }
+node { name: "w" op: "Const" attr { key: "value" value { tensor { dtype: DT_FLOAT
+       tensor_shape { dim { size: 4 } dim { size: 3 } } float_val: 0.5 } } } }
+node { name: "y" op: "MatMul" input: "x" input: "w" }
+node { name: "w_t" op: "Const" attr { key: "value" value { tensor { dtype: DT_FLOAT
+       tensor_shape { dim { size: 3 } dim { size: 4 } } float_val: 0.25 } } } }
+node { name: "y_t" op: "MatMul" input: "x" input: "w_t" attr { key: "transpose_b" value { b: true } } }
+node { name: "relu" op: "Relu" input: "y" }
+PB
+    write_calibration calib 1 2,4
+    "$ge" quantize net.pbtxt --framework 3 --input_shape "x:2,4" --out_nodes "relu:0;y_t:0" --calib-data calib \
+      -o q.gem --json >quantize.json
+    check_json quantize.json '
+layers = {l["layer"]: l for l in doc["layers"]}
+assert sorted(layers) == ["y", "y_t"], layers
+y, y_t = layers["y"], layers["y_t"]
+assert (y["framework"], y["framework_op"], y["decision"]) == ("TensorFlow", "MatMul", "INT8"), y
+assert y["rule"].startswith("TensorFlow MatMul: transpose_a, transpose_b"), y
+assert y_t["decision"] == "skipped: TensorFlow MatMul transpose_a and transpose_b must be False (transpose_b = True)", y_t'
+    "$ge" run q.gem --json --loop 1 >run.json
+    check_json run.json 'assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("relu", [2, 3]), ("y_t", [2, 3])], doc'
+    expect_failure 2 'applies to Caffe nets' "$ge" quantize net.pbtxt --weight w.caffemodel --calib-data calib -o bad.gem
+    [[ ! -e bad.gem ]] || fail "a failed quantize wrote bad.gem"
+    ;;
   quantize_json)
     write_calibration calib 2
     "$ge" quantize --model "$demo" --calib-data calib --output q.gem --record record.txt --report-dir report \

@@ -12,9 +12,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "ge/compiled_model.h"
 #include "ge/error.h"
+#include "ge/quantize.h"
 #include "ge/tf_importer.h"
 #include "graph/npy.h"
 #include "graph/tf/tf_freeze.h"
@@ -113,5 +115,66 @@ TEST_CASE("a model with ops the import lacks is refused listing each op type wit
     CHECK(message.find("handtrack.json") != std::string::npos);
     CHECK(message.find("NonMaxSuppressionV5 (7)") != std::string::npos);
     CHECK(message.find("TensorListReserve (2)") != std::string::npos);
+  }
+}
+
+// The seed's TensorFlow table on trained models, calibrated on tf-ref's input:
+// handlandmark-lite holds AddN (not in the table), grappler's _FusedMatMul
+// (judged as MatMul), plain Conv2D and DepthwiseConv2dNative, and AddV2 both
+// as a bias (one tensor input) and as a residual sum (two); iris, quantized
+// whole, stays within cosine 0.999 of its float model.
+TEST_CASE("quantization judges trained TensorFlow.js models by TensorFlow's table", "[tf][models][quant]") {
+  const std::string model = GENERATE(as<std::string>{}, "handlandmark-lite", "iris");
+  const fs::path json = Cache() / "human" / "package" / "models" / (model + ".json");
+  const fs::path ref = Cache() / "human-ref" / model;
+  if (!fs::exists(json) || !fs::exists(ref / "inputs.txt")) {
+    WARN("skipped: " << model << " and its references are not in " << Cache().string()
+                     << " (bash scripts/fetch_tf_models.sh fetches them)");
+    return;
+  }
+  INFO(model);
+  const std::string input = Lines(ref / "inputs.txt").at(0);
+  const Tensor image = ReadNpy((ref / ("input." + FileName(input) + ".npy")).string());
+  TfImportOptions import;
+  import.input_shapes[input] = image.shape();
+  const std::unique_ptr<Graph> graph = ImportTensorFlowFile(json.string(), import);
+  QuantizeOptions options;
+  options.calibration_batches = {{image}};
+  const QuantizeResult result = Quantize(*graph, options);
+
+  std::map<std::string, std::map<std::string, int>> decisions;  // framework op -> decision -> layers
+  for (const QuantizedLayer& layer : result.layers) {
+    INFO(layer.layer << ": " << layer.decision);
+    CHECK(layer.framework == "TensorFlow");
+    const bool skipped = layer.decision.rfind("skipped", 0) == 0;
+    ++decisions[layer.framework_op][skipped ? layer.decision : "quantized"];
+    if (layer.framework_op == "AddN") {
+      CHECK_THAT(layer.decision, Catch::StartsWith("skipped: TensorFlow AddN is not a quantizable layer"));
+    } else if (layer.framework_op == "_FusedMatMul") {
+      CHECK_THAT(layer.rule, Catch::StartsWith("TensorFlow MatMul: transpose_a, transpose_b"));
+    } else if (layer.framework_op == "AddV2") {
+      CHECK_THAT(layer.rule, Catch::StartsWith("TensorFlow Add: "));
+      if (skipped) CHECK_THAT(layer.decision, Catch::Contains("both inputs are variable tensors"));
+    } else {
+      CHECK(!skipped);  // the convolutions and pools keep their rows
+    }
+  }
+  if (model == "handlandmark-lite") {
+    CHECK(decisions["AddN"].size() == 1);
+    CHECK(decisions["AddN"].begin()->second == 9);
+    CHECK(decisions["_FusedMatMul"]["quantized"] == 4);
+    CHECK(decisions["Conv2D"]["quantized"] == 31);
+    CHECK(decisions["DepthwiseConv2dNative"]["quantized"] == 16);
+    CHECK(decisions["AddV2"]["quantized"] > 0);
+  } else {
+    const Tensor q = CompiledModel::Compile(result.graph->Clone())->Run({image}).at(0);
+    const Tensor f = CompiledModel::Compile(graph->Clone())->Run({image}).at(0);
+    REQUIRE(q.shape() == f.shape());
+    double dot = 0, qq = 0, ff = 0;
+    for (int64_t i = 0; i < f.shape().NumElements(); ++i) {
+      const double a = q.data_as<float>()[i], b = f.data_as<float>()[i];
+      dot += a * b, qq += a * a, ff += b * b;
+    }
+    CHECK(dot / std::sqrt(qq * ff) > 0.999);
   }
 }
