@@ -1,6 +1,6 @@
 // TensorFlow import: a frozen GraphDef (.pb, .pbtxt) or a TensorFlow.js graph
 // model (model.json and its weight shards) translated into a ge Graph of
-// Ascend-IR ops (docs/tf-import.md).
+// Ascend-IR ops (docs/tensorflow-import.md).
 #pragma once
 
 #include <map>

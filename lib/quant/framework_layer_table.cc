@@ -193,15 +193,20 @@ LayerSource SourceOfLayer(const Node& node) {
     const auto onnx = OnnxOpOfGeOp().find(node.op_type());
     source.op = onnx != OnnxOpOfGeOp().end() ? onnx->second : node.op_type();
   }
-  std::string table_op = source.op;
-  if (source.framework == "TensorFlow") {
-    const auto spelling = TfTableSpelling().find(source.op);
+  source.row = FindLayerRow(source.framework, source.op);
+  return source;
+}
+
+const LayerSupportRow* FindLayerRow(const std::string& framework, const std::string& op) {
+  std::string table_op = op;
+  if (framework == "TensorFlow") {
+    const auto spelling = TfTableSpelling().find(op);
     if (spelling != TfTableSpelling().end()) table_op = spelling->second;
   }
   for (const LayerSupportRow& row : LayerSupportTable()) {
-    if (row.framework == source.framework && row.framework_op == table_op) source.row = &row;
+    if (row.framework == framework && row.framework_op == table_op) return &row;
   }
-  return source;
+  return nullptr;
 }
 
 bool ListedForItsFramework(const Node& node, const LayerSource& source) {

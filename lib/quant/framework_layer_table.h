@@ -39,6 +39,10 @@ struct LayerSource {
 
 LayerSource SourceOfLayer(const Node& node);
 
+// The row governing `op` of `framework` (TensorFlow's fused forms and AddV2
+// find their base op's row); nullptr when the table has none.
+const LayerSupportRow* FindLayerRow(const std::string& framework, const std::string& op);
+
 // A layer that is no candidate by its ge op but is listed, skipped, so that
 // the report names the rule: a Caffe Eltwise of operation PROD or MAX.
 bool ListedForItsFramework(const Node& node, const LayerSource& source);

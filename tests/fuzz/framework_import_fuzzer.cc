@@ -1,4 +1,4 @@
-// The TensorFlow and Caffe imports (docs/tf-import.md, docs/caffe-import.md):
+// The TensorFlow and Caffe imports (docs/tensorflow-import.md, docs/caffe-import.md):
 // the first byte picks the format (a .pbtxt, a binary .pb, a TensorFlow.js
 // model.json, a Caffe .prototxt with its blobs inline), the rest is the
 // file. What imports is compiled and run once on zeros, as the ONNX target does.

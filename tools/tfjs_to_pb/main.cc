@@ -1,5 +1,5 @@
 // tfjs_to_pb MODEL.json OUT.pb: writes a TensorFlow.js graph model as a
-// frozen GraphDef, its shards' weights in the Const nodes (docs/tf-import.md).
+// frozen GraphDef, its shards' weights in the Const nodes (docs/tensorflow-import.md).
 #include <cstdio>
 #include <fstream>
 
