@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "graph/caffe/caffe_layers.h"
+#include "graph/regular_file.h"
 #include "graph/tf/tf_translation.h"
 #include "quant/framework_layer_table.h"
 
@@ -45,13 +46,6 @@ std::string Table(const std::string& framework) {
   return out.str();
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
 // The document with its generated table replaced; empty when it has no markers.
 std::string Regenerated(const std::string& document, const std::string& table) {
   const size_t begin = document.find(kBegin);
@@ -70,7 +64,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string path = argv[3];
-  const std::string document = ReadFile(path);
+  std::string document;
+  try {
+    document = ge::ReadRegularFile(path, "document", uint64_t{1} << 24);
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
   const std::string updated = Regenerated(document, Table(which == "tensorflow" ? "TensorFlow" : "Caffe"));
   if (updated.empty()) {
     std::cerr << path << " lacks the BEGIN/END markers of the generated table\n";
