@@ -89,6 +89,7 @@ const TfTranslators& AllTfTranslators() {
     AddMathTranslators(t);
     AddShapeTranslators(t);
     AddIndexTranslators(t);
+    AddDetectionTranslators(t);
     return t;
   }();
   return table;

@@ -66,6 +66,7 @@ void AddConvTranslators(TfTranslators& table);   // convolutions and pooling (tf
 void AddMathTranslators(TfTranslators& table);   // elementwise, activations, products, reductions
 void AddShapeTranslators(TfTranslators& table);  // Identity, Reshape, Pad, ConcatV2
 void AddIndexTranslators(TfTranslators& table);  // slicing, gathering, top-k, packing, casts, comparisons (tf_translate_index.cc)
+void AddDetectionTranslators(TfTranslators& table);  // NonMaxSuppressionV3/V4/V5 (tf_translate_detection.cc)
 
 // The activation a fused op names ("Relu", "Relu6", "Elu", "LeakyRelu",
 // "Sigmoid", "Tanh"; "Prelu" with its alpha) applied to x; fails for others.
