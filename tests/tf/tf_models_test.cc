@@ -55,11 +55,33 @@ double MaxAbs(const Tensor& t) {
   return m;
 }
 
+// TensorFlow.js keeps the result of some int32-to-float32 casts (handtrack's
+// detection count and anchor indices) in integer storage, and tf-ref writes
+// those bytes under the float32 dtype. Every value of such a file then has
+// the bit pattern of a small integer (a subnormal float or zero), which no
+// float output of a real model has; it is read back as the integers it holds.
+Tensor IntegersAsFloats(const Tensor& expected) {
+  if (expected.dtype() != DataType::kFloat) return expected;
+  const auto* bits = static_cast<const uint32_t*>(expected.data());
+  bool integers = false;
+  for (int64_t k = 0; k < expected.num_elements(); ++k) {
+    if ((bits[k] & 0x7f800000u) != 0) return expected;  // a normal float (or inf/NaN): real float data
+    integers = integers || bits[k] != 0;
+  }
+  if (!integers) return expected;
+  Tensor floats(DataType::kFloat, expected.shape());
+  for (int64_t k = 0; k < expected.num_elements(); ++k) {
+    floats.data_as<float>()[k] = static_cast<float>(static_cast<int32_t>(bits[k]));
+  }
+  return floats;
+}
+
 }  // namespace
 
 TEST_CASE("trained TensorFlow.js models match TensorFlow.js, as model.json and as a frozen .pb", "[tf][models]") {
   const std::string model = GENERATE(as<std::string>{}, "antispoof", "emotion", "liveness", "blazeface", "iris",
-                                     "facemesh", "faceres", "handlandmark-lite", "centernet", "movenet-lightning");
+                                     "facemesh", "faceres", "handlandmark-lite", "centernet", "movenet-lightning",
+                                     "handtrack");
   const bool frozen = GENERATE(false, true);
   const fs::path json = Cache() / "human" / "package" / "models" / (model + ".json");
   const fs::path ref = Cache() / "human-ref" / model;
@@ -83,11 +105,21 @@ TEST_CASE("trained TensorFlow.js models match TensorFlow.js, as model.json and a
   for (const std::string& name : Lines(ref / "inputs.txt")) {
     inputs.push_back(ReadNpy((ref / ("input." + FileName(name) + ".npy")).string()));
   }
+  // TensorFlow.js has no uint8 tensors: tf-ref feeds handtrack's uint8 image as int32.
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (compiled->inputs()[i].dtype == DataType::kUInt8 && inputs[i].dtype() == DataType::kInt32) {
+      Tensor bytes(DataType::kUInt8, inputs[i].shape());
+      for (int64_t k = 0; k < bytes.num_elements(); ++k) {
+        bytes.data_as<uint8_t>()[k] = static_cast<uint8_t>(inputs[i].data_as<int32_t>()[k]);
+      }
+      inputs[i] = bytes;
+    }
+  }
   const std::vector<Tensor> got = compiled->Run(inputs);
   REQUIRE(got.size() == outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
     INFO("output " << outputs[i]);
-    const Tensor expected = ReadNpy((ref / (FileName(outputs[i]) + ".npy")).string());
+    const Tensor expected = IntegersAsFloats(ReadNpy((ref / (FileName(outputs[i]) + ".npy")).string()));
     REQUIRE(got[i].shape() == expected.shape());
     REQUIRE(got[i].dtype() == DataType::kFloat);
     const double tolerance = 1e-4 * std::max(1.0, MaxAbs(expected));
@@ -97,24 +129,6 @@ TEST_CASE("trained TensorFlow.js models match TensorFlow.js, as model.json and a
                                        double(static_cast<const float*>(expected.data())[k])));
     }
     CHECK(worst <= tolerance);
-  }
-}
-
-TEST_CASE("a model with ops the import lacks is refused listing each op type with its count", "[tf][models]") {
-  const fs::path json = Cache() / "human" / "package" / "models" / "handtrack.json";
-  if (!fs::exists(json)) {
-    WARN("skipped: " << json.string() << " is absent (bash scripts/fetch_tf_models.sh fetches it)");
-    return;
-  }
-  try {
-    ImportTensorFlowFile(json.string());
-    FAIL("handtrack imported");
-  } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::kUnsupported);
-    const std::string message = e.what();
-    CHECK(message.find("handtrack.json") != std::string::npos);
-    CHECK(message.find("NonMaxSuppressionV5 (7)") != std::string::npos);
-    CHECK(message.find("TensorListReserve (2)") != std::string::npos);
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "graph/ops/infer_helpers.h"
 #include "graph/sequence_op_types.h"
@@ -61,9 +62,21 @@ void InferElement(InferContext& ctx) {
   ctx.set_output(0, infer::Attr<DataType>(ctx, "dtype"), Shape::UnknownRank());
 }
 
+// The elements' dims as an importer declares them (TensorFlow's TensorList
+// element_shape; -1 for an unknown dim), or nullopt when it declares none.
+std::optional<std::vector<int64_t>> DeclaredElementDims(InferContext& ctx) {
+  const std::vector<int64_t>& dims = infer::Attr<std::vector<int64_t>>(ctx, "element_shape");
+  if (dims.empty()) return std::nullopt;
+  for (int64_t d : dims) {
+    if (d < -1) ctx.Fail(fmt::format("element_shape holds {}; dims are -1 (unknown) or at least 0", d));
+  }
+  return dims;
+}
+
 void InferSequenceAt(InferContext& ctx) {
   RequireKind(ctx, 0, DataType::kSequence);
-  InferElement(ctx);
+  const std::optional<std::vector<int64_t>> dims = DeclaredElementDims(ctx);
+  ctx.set_output(0, infer::Attr<DataType>(ctx, "dtype"), dims ? Shape(*dims) : Shape::UnknownRank());
 }
 
 void InferSequenceLength(InferContext& ctx) {
@@ -76,9 +89,21 @@ void InferSplitToSequence(InferContext& ctx) {
   InferSequence(ctx);
 }
 
+// With declared element dims: the concatenated axis (or the new one) is
+// unknown, the others are the elements'.
 void InferConcatFromSequence(InferContext& ctx) {
   RequireKind(ctx, 0, DataType::kSequence);
-  InferElement(ctx);
+  std::optional<std::vector<int64_t>> dims = DeclaredElementDims(ctx);
+  if (!dims) return InferElement(ctx);
+  const bool new_axis = infer::Attr<int64_t>(ctx, "new_axis") != 0;
+  const size_t rank = dims->size() + (new_axis ? 1 : 0);
+  const auto axis = static_cast<size_t>(infer::Axis(ctx, infer::Attr<int64_t>(ctx, "axis"), rank, "axis"));
+  if (new_axis) {
+    dims->insert(dims->begin() + static_cast<std::ptrdiff_t>(axis), Shape::kUnknownDim);
+  } else {
+    (*dims)[axis] = Shape::kUnknownDim;
+  }
+  ctx.set_output(0, infer::Attr<DataType>(ctx, "dtype"), Shape(*dims));
 }
 
 void InferSequenceMap(InferContext& ctx) {
@@ -136,9 +161,11 @@ void RegisterSequenceOps(OpRegistry& registry) {
                         .Input("position", "I")
                         .Output("tensor", "")
                         .RequiredAttr("dtype", AttrType::kDataType)
+                        .Attr("element_shape", std::vector<int64_t>{})
                         .TypeConstraint("I", positions)
                         .Infer(InferSequenceAt)
-                        .Doc("The element at position (negative counts from the end); dtype is the elements'."));
+                        .Doc("The element at position (negative counts from the end); dtype is the elements', "
+                             "element_shape their dims as the model declares them (-1 unknown; empty: undeclared)."));
   registry.Register(OpSchema("SequenceLength")
                         .Input("input_sequence", "")
                         .Output("length", "")
@@ -160,8 +187,10 @@ void RegisterSequenceOps(OpRegistry& registry) {
                         .RequiredAttr("axis", AttrType::kInt)
                         .Attr("new_axis", int64_t{0})
                         .RequiredAttr("dtype", AttrType::kDataType)
+                        .Attr("element_shape", std::vector<int64_t>{})
                         .Infer(InferConcatFromSequence)
-                        .Doc("The elements concatenated along axis, or stacked along a new axis with new_axis 1."));
+                        .Doc("The elements concatenated along axis, or stacked along a new axis with new_axis 1; "
+                             "element_shape as SequenceAt's."));
   registry.Register(OpSchema("SequenceMap")
                         .Input("input_sequence", "")
                         .DynamicInput("additional_inputs", "", 0)

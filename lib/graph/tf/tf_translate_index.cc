@@ -3,6 +3,7 @@
 // Split, Transpose, Tile, Cast, Shape, Fill, Range, Where, comparisons and
 // logic, Select, reductions other than Mean.
 #include <climits>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -23,14 +24,6 @@ int64_t ScalarInt(TfNodeContext& ctx, size_t input, const std::string& what) {
 size_t RankOf(TfNodeContext& ctx, const Value* x) {
   if (x->shape().unknown_rank()) ctx.Fail("needs an input of known rank", /*unsupported=*/true);
   return x->shape().rank();
-}
-
-DataType DtypeAttr(TfNodeContext& ctx, const std::string& attr, DataType fallback) {
-  const auto it = ctx.node().attr().find(attr);
-  if (it == ctx.node().attr().end()) return fallback;
-  const std::optional<DataType> dtype = DtypeFromTf(it->second.type());
-  if (!dtype) ctx.Fail(fmt::format("attribute '{}' names a dtype ge does not have", attr), /*unsupported=*/true);
-  return *dtype;
 }
 
 Value* Ints1D(TfNodeContext& ctx, const std::string& suffix, const std::vector<int64_t>& values) {
@@ -96,7 +89,28 @@ std::vector<Value*> StridedSlice(TfNodeContext& ctx) {
 }
 
 // Slice(x, begin, size): size -1 runs to the end.
+// Slice with begin or size computed at run time: end = begin + size, or to
+// the end of the axis where size is -1.
+std::vector<Value*> SliceAtRunTime(TfNodeContext& ctx) {
+  auto int64 = [&](size_t input, const std::string& suffix) {
+    return ctx.Op("Cast", {ctx.input(input)}, {{"dst_type", static_cast<int64_t>(DataType::kInt64)}}, ctx.Name(suffix));
+  };
+  Value* begin = int64(1, "begin");
+  Value* size = int64(2, "size");
+  Value* to_end = ctx.Op("Less", {size, Ints1D(ctx, "zero", {0})}, {}, ctx.Name("to_end"));
+  Value* end = ctx.Op("Select", {to_end, Ints1D(ctx, "axis_end", {INT64_MAX}), ctx.Op("Add", {begin, size}, {}, ctx.Name("sum"))},
+                      {}, ctx.Name("end"));
+  const Shape& begin_shape = ctx.input(1)->shape();
+  if (begin_shape.unknown_rank() || begin_shape.rank() != 1 || begin_shape.dim(0) < 0) {
+    ctx.Fail("begin must be a vector of known length", /*unsupported=*/true);
+  }
+  std::vector<int64_t> axes(static_cast<size_t>(begin_shape.dim(0)));
+  std::iota(axes.begin(), axes.end(), 0);
+  return {ctx.Op("StridedSliceV2", {ctx.input(0), begin, end, Ints1D(ctx, "axes", axes)}, {}, ctx.node().name())};
+}
+
 std::vector<Value*> Slice(TfNodeContext& ctx) {
+  if (ctx.constant(1) == nullptr || ctx.constant(2) == nullptr) return SliceAtRunTime(ctx);
   const std::vector<int64_t> begin = ctx.ConstantInts(1, "begin");
   const std::vector<int64_t> size = ctx.ConstantInts(2, "size");
   if (begin.size() != size.size()) ctx.Fail("begin and size differ in length");
@@ -134,7 +148,7 @@ std::vector<Value*> TopK(TfNodeContext& ctx) {
 }
 
 std::vector<Value*> ArgMax(TfNodeContext& ctx) {
-  const DataType dtype = DtypeAttr(ctx, "output_type", DataType::kInt64);
+  const DataType dtype = ctx.Dtype("output_type", DataType::kInt64);
   return {ctx.Op(ctx.node().op() == "ArgMax" ? "ArgMaxV2" : "ArgMinV2", {ctx.input(0), ctx.input(1)},
                  {{"dtype", static_cast<int64_t>(dtype)}}, ctx.node().name())};
 }
@@ -216,12 +230,12 @@ std::vector<Value*> Tile(TfNodeContext& ctx) {
 }
 
 std::vector<Value*> Cast(TfNodeContext& ctx) {
-  const DataType dtype = DtypeAttr(ctx, "DstT", DataType::kFloat);
+  const DataType dtype = ctx.Dtype("DstT", DataType::kFloat);
   return {ctx.Op("Cast", {ctx.input(0)}, {{"dst_type", static_cast<int64_t>(dtype)}}, ctx.node().name())};
 }
 
 std::vector<Value*> ShapeOp(TfNodeContext& ctx) {
-  const DataType dtype = DtypeAttr(ctx, "out_type", DataType::kInt32);
+  const DataType dtype = ctx.Dtype("out_type", DataType::kInt32);
   return {ctx.Op("Shape", {ctx.input(0)}, {{"dtype", static_cast<int64_t>(dtype)}}, ctx.node().name())};
 }
 

@@ -13,10 +13,18 @@ std::vector<Value*> Reshape(TfNodeContext& ctx) {
 }
 
 // TensorFlow's paddings [rank, 2] (before, after per dim), flattened for PadV3.
+// TensorFlow's paddings [rank, 2] read row by row are PadV3's contiguous
+// [begin_0, end_0, begin_1, ...]; computed ones are flattened at run time.
 std::vector<Value*> Pad(TfNodeContext& ctx) {
-  const std::vector<int64_t> paddings = ctx.ConstantInts(1, "paddings");
-  const auto count = static_cast<int64_t>(paddings.size());
-  Value* flat = ctx.Constant("paddings", Tensor::FromVector(DataType::kInt64, Shape({count}), paddings));
+  Value* flat = nullptr;
+  if (ctx.constant(1) != nullptr) {
+    const std::vector<int64_t> paddings = ctx.ConstantInts(1, "paddings");
+    const auto count = static_cast<int64_t>(paddings.size());
+    flat = ctx.Constant("paddings", Tensor::FromVector(DataType::kInt64, Shape({count}), paddings));
+  } else {
+    Value* shape = ctx.Constant("flat_shape", Tensor::FromVector(DataType::kInt64, Shape({1}), std::vector<int64_t>{-1}));
+    flat = ctx.Op("Reshape", {ctx.input(1), shape}, {}, ctx.Name("paddings"));
+  }
   std::vector<Value*> inputs = {ctx.input(0), flat};
   if (ctx.node().op() == "PadV2") inputs.push_back(ctx.input(2));
   return {ctx.Op("PadV3", inputs, {{"mode", std::string("constant")}, {"paddings_contiguous", true}},

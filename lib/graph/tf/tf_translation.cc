@@ -4,6 +4,7 @@
 
 #include "ge/error.h"
 #include "graph/framework_source.h"
+#include "graph/tf/tf_tensor.h"
 
 namespace ge::tf_import {
 
@@ -61,6 +62,14 @@ std::vector<std::string> TfNodeContext::Strings(const std::string& attr) const {
   return std::vector<std::string>(value->list().s().begin(), value->list().s().end());
 }
 
+DataType TfNodeContext::Dtype(const std::string& attr, DataType fallback) const {
+  const auto it = node_.attr().find(attr);
+  if (it == node_.attr().end()) return fallback;
+  const std::optional<DataType> dtype = DtypeFromTf(it->second.type());
+  if (!dtype) Fail(fmt::format("attribute '{}' names a dtype ge does not have", attr), /*unsupported=*/true);
+  return *dtype;
+}
+
 Value* TfNodeContext::Op(const std::string& op_type, const std::vector<Value*>& inputs,
                          const std::map<std::string, AttrValue>& attrs, const std::string& name) {
   Value* y = nullptr;
@@ -90,6 +99,7 @@ const TfTranslators& AllTfTranslators() {
     AddShapeTranslators(t);
     AddIndexTranslators(t);
     AddDetectionTranslators(t);
+    AddListTranslators(t);
     return t;
   }();
   return table;

@@ -35,6 +35,8 @@ class TfNodeContext {
   std::string String(const std::string& attr, const std::string& fallback) const;
   std::vector<int64_t> Ints(const std::string& attr) const;  // empty when absent
   std::vector<std::string> Strings(const std::string& attr) const;
+  // A dtype attribute; fails naming the attribute when ge has no such dtype.
+  DataType Dtype(const std::string& attr, DataType fallback) const;
 
   // A name for a node the translation adds: "<node>#<suffix>" ('#' is never
   // in a TensorFlow node name, so it cannot meet one of the model's).
@@ -67,6 +69,7 @@ void AddMathTranslators(TfTranslators& table);   // elementwise, activations, pr
 void AddShapeTranslators(TfTranslators& table);  // Identity, Reshape, Pad, ConcatV2
 void AddIndexTranslators(TfTranslators& table);  // slicing, gathering, top-k, packing, casts, comparisons (tf_translate_index.cc)
 void AddDetectionTranslators(TfTranslators& table);  // NonMaxSuppressionV3/V4/V5 (tf_translate_detection.cc)
+void AddListTranslators(TfTranslators& table);       // TensorList ops as sequences (tf_translate_list.cc)
 
 // The activation a fused op names ("Relu", "Relu6", "Elu", "LeakyRelu",
 // "Sigmoid", "Tanh"; "Prelu" with its alpha) applied to x; fails for others.
