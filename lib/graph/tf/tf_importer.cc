@@ -160,6 +160,10 @@ std::unique_ptr<Graph> ImportTensorFlowFile(const std::string& path, const TfImp
     in_loops.insert(frame.members.begin(), frame.members.end());
     ge::tf::NodeDef& loop = stand_ins.emplace_back();
     loop.set_name(frame.name + "#loop");
+    if (by_name.count(loop.name())) {
+      throw Error(ErrorCode::kInvalidModel, fmt::format("{}: a node is named '{}', the name ge gives while loop '{}'",
+                                                        path, loop.name(), frame.name));
+    }
     loop.set_op(kWhileLoopOp);
     for (const tf_import::LoopVariable& v : frame.variables) loop.add_input(v.enter->input(0));
     for (const ge::tf::NodeDef* invariant : frame.invariants) loop.add_input(invariant->input(0));

@@ -60,21 +60,55 @@ std::unordered_set<std::string> Members(const std::vector<const NodeDef*>& enter
   return members;
 }
 
-// The non-structural members that `roots` read, directly or not, inputs first.
+// The non-structural members that `roots` read, directly or not, inputs
+// first (iterative: a body may be a chain of thousands of nodes).
 std::vector<const NodeDef*> Upstream(const std::vector<std::string>& roots, const WhileFrame& frame,
                                      const NodesByName& by_name) {
   std::vector<const NodeDef*> order;
   std::unordered_set<std::string> seen;
-  // Depth-first, emitting a node after its inputs.
-  std::function<void(const std::string&)> visit = [&](const std::string& input) {
+  auto member = [&](const std::string& input) -> const NodeDef* {
     const NodeDef* node = Producer(by_name, input);
-    if (node == nullptr || !frame.members.count(node->name()) || IsStructural(node->op())) return;
-    if (!seen.insert(node->name()).second) return;
-    for (const std::string& next : node->input()) visit(next);
-    order.push_back(node);
+    if (node == nullptr || !frame.members.count(node->name()) || IsStructural(node->op())) return nullptr;
+    return node;
   };
-  for (const std::string& root : roots) visit(root);
+  // (node, inputs visited): a node is emitted when its inputs have been.
+  std::vector<std::pair<const NodeDef*, bool>> stack;
+  for (auto root = roots.rbegin(); root != roots.rend(); ++root) {
+    if (const NodeDef* node = member(*root)) stack.emplace_back(node, false);
+  }
+  while (!stack.empty()) {
+    auto [node, expanded] = stack.back();
+    stack.pop_back();
+    if (expanded) {
+      order.push_back(node);
+      continue;
+    }
+    if (!seen.insert(node->name()).second) continue;
+    stack.emplace_back(node, true);
+    for (auto input = node->input().rbegin(); input != node->input().rend(); ++input) {
+      const NodeDef* producer = member(*input);
+      if (producer != nullptr && !seen.count(producer->name())) stack.emplace_back(producer, false);
+    }
+  }
   return order;
+}
+
+// A structural node with fewer data inputs than its role needs.
+void RequireInputs(const NodeDef& node, int count, const std::string& frame, const std::string& origin) {
+  if (node.input_size() < count || ParseInput(node.input(0)).control) {
+    Malformed(origin, frame, fmt::format("{} '{}' has {} inputs; it needs {}", node.op(), node.name(),
+                                         node.input_size(), count));
+  }
+}
+
+// The value `input` names among those made, or a malformed-loop error.
+Value* MadeValue(const NodeValues& made, const std::string& input, const std::string& frame, const std::string& origin) {
+  const InputRef ref = ParseInput(input);
+  const auto it = made.find(ref.node);
+  if (ref.control || it == made.end() || ref.index < 0 || static_cast<size_t>(ref.index) >= it->second.size()) {
+    Malformed(origin, frame, fmt::format("'{}' is not a value of the loop", input));
+  }
+  return it->second[static_cast<size_t>(ref.index)];
 }
 
 }  // namespace
@@ -102,6 +136,7 @@ std::vector<WhileFrame> FindWhileFrames(const ge::tf::GraphDef& graph, const Nod
       if (!frame.members.count(node.name())) continue;
       if (node.op() == "LoopCond") {
         if (frame.loop_cond != nullptr) Malformed(origin, name, "it has two LoopCond nodes");
+        RequireInputs(node, 1, name, origin);
         frame.loop_cond = &node;
       }
       if (node.op() != "Merge") continue;
@@ -120,6 +155,8 @@ std::vector<WhileFrame> FindWhileFrames(const ge::tf::GraphDef& graph, const Nod
         Malformed(origin, name, fmt::format("Merge '{}' is not fed by an Enter and a NextIteration and read by a "
                                             "Switch", node.name()));
       }
+      RequireInputs(*variable.enter, 1, name, origin);
+      RequireInputs(*variable.next_iteration, 1, name, origin);
       for (const NodeDef* reader : readers[variable.switch_node->name()]) {
         if (reader->op() == "Exit") variable.exit = reader;
       }
@@ -132,7 +169,10 @@ std::vector<WhileFrame> FindWhileFrames(const ge::tf::GraphDef& graph, const Nod
       if (!carried && !IsConstantEnter(*enter)) {
         Malformed(origin, name, fmt::format("Enter '{}' feeds no Merge and is not constant", enter->name()));
       }
-      if (!carried) frame.invariants.push_back(enter);
+      if (!carried) {
+        RequireInputs(*enter, 1, name, origin);
+        frame.invariants.push_back(enter);
+      }
     }
     frame.cond_nodes = Upstream({frame.loop_cond->input(0)}, frame, by_name);
     std::vector<std::string> next_inputs;
@@ -156,7 +196,7 @@ std::vector<Value*> TranslateWhileLoop(const WhileFrame& frame, const std::vecto
   for (size_t k = 0; k < count; ++k) before[frame.variables[k].merge->name()] = {entered[k]};
   for (size_t i = 0; i < frame.invariants.size(); ++i) before[frame.invariants[i]->name()] = {entered[count + i]};
   translate(frame.cond_nodes, outer, before);
-  Value* first_cond = before.at(ParseInput(frame.loop_cond->input(0)).node).at(ParseInput(frame.loop_cond->input(0)).index);
+  Value* first_cond = MadeValue(before, frame.loop_cond->input(0), frame.name, origin);
 
   // The body: (iteration, condition, variables..., invariants...) -> (condition, next variables...).
   GraphBuilder body(frame.name + "/body");
@@ -175,13 +215,11 @@ std::vector<Value*> TranslateWhileLoop(const WhileFrame& frame, const std::vecto
   translate(frame.body_nodes, body, made);
   std::vector<Value*> next;
   for (const LoopVariable& v : frame.variables) {
-    const InputRef ref = ParseInput(v.next_iteration->input(0));
-    next.push_back(made.at(ref.node).at(static_cast<size_t>(ref.index)));
+    next.push_back(MadeValue(made, v.next_iteration->input(0), frame.name, origin));
     made[v.merge->name()] = {next.back()};
   }
   translate(frame.cond_nodes, body, made);
-  const InputRef cond_ref = ParseInput(frame.loop_cond->input(0));
-  std::vector<Value*> body_outputs = {made.at(cond_ref.node).at(static_cast<size_t>(cond_ref.index))};
+  std::vector<Value*> body_outputs = {MadeValue(made, frame.loop_cond->input(0), frame.name, origin)};
   body_outputs.insert(body_outputs.end(), next.begin(), next.end());
   body.Outputs(body_outputs);
   std::shared_ptr<const Graph> body_graph = body.Build();
