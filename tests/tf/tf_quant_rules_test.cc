@@ -65,6 +65,24 @@ tf::GraphDef RulesGraph() {
   Const(g, "shift", FloatTensor({4}, {0.5f, -0.25f, 0.125f, 1}));
   Add(g, "shifted", "AddV2", {"dense", "shift"});
   Add(g, "sum", "AddN", {"shifted", "dense_tb", "dense_fed"});
+  // Conv2DBackpropInput of the image back to [1, 8, 8, 3], plain and dilated.
+  Const(g, "sizes", IntTensor({4}, {1, 8, 8, 3}));
+  for (const auto& [name, dilation] : {std::pair{"backprop", 1}, std::pair{"backprop_dilated", 2}}) {
+    Const(g, std::string(name) + "/filter", FloatTensor({3, 3, 3, 4}, test::RandomVector(108, 15)));
+    tf::NodeDef& backprop = Add(g, name, "Conv2DBackpropInput", {"sizes", std::string(name) + "/filter", "conv"});
+    Ints(backprop, "strides", {1, 1, 1, 1});
+    Ints(backprop, "dilations", {1, dilation, dilation, 1});
+    (*backprop.mutable_attr())["padding"].set_s("SAME");
+  }
+  // Conv3D over a volume, plain and dilated in depth.
+  Placeholder(g, "volume", {1, 4, 6, 6, 2});
+  for (const auto& [name, dilation] : {std::pair{"conv3d", 1}, std::pair{"conv3d_dilated", 2}}) {
+    Const(g, std::string(name) + "/filter", FloatTensor({2, 3, 3, 2, 4}, test::RandomVector(144, 16)));
+    tf::NodeDef& conv3d = Add(g, name, "Conv3D", {"volume", std::string(name) + "/filter"});
+    Ints(conv3d, "strides", {1, 1, 1, 1, 1});
+    Ints(conv3d, "dilations", {1, dilation, 1, 1, 1});
+    (*conv3d.mutable_attr())["padding"].set_s("VALID");
+  }
   Placeholder(g, "a", {2, 3, 4});
   Placeholder(g, "b", {2, 3, 5});
   (*Add(g, "bmm", "BatchMatMulV2", {"a", "b"}).mutable_attr())["adj_x"].set_b(true);
@@ -124,6 +142,21 @@ TEST_CASE("quantization applies TensorFlow's table to an imported GraphDef", "[t
     const QuantLayer& sum = Layer(layers, "sum");
     CHECK(!sum.quantize);
     CHECK_THAT(sum.reason, Catch::StartsWith("TensorFlow AddN is not a quantizable layer (TensorFlow's table: MatMul, "));
+  }
+  SECTION("Conv2DBackpropInput: dilation 1") {
+    // ge's NCHW Conv2DTranspose, between transposes, named after the node.
+    const QuantLayer& plain = Layer(layers, "backprop#nchw");
+    CHECK(plain.quantize);
+    CHECK(plain.op_type == "Conv2DTranspose");
+    CHECK(plain.framework_op == "Conv2DBackpropInput");
+    CHECK(Layer(layers, "backprop_dilated#nchw").reason ==
+          "TensorFlow Conv2DBackpropInput dilation must be 1 (dilations = [1, 1, 2, 2])");
+  }
+  SECTION("Conv3D: dilation_d 1") {
+    CHECK(Layer(layers, "conv3d#ncdhw").quantize);
+    CHECK(Layer(layers, "conv3d#ncdhw").framework_op == "Conv3D");
+    CHECK(Layer(layers, "conv3d_dilated#ncdhw").reason ==
+          "TensorFlow Conv3D needs dilation_d 1 (Conv3D dilations = [1, 1, 2, 1, 1])");
   }
   SECTION("BatchMatMulV2: adj_x must be False") {
     CHECK(Layer(layers, "bmm").reason == "TensorFlow BatchMatMulV2 adj_x must be False (adj_x = True)");

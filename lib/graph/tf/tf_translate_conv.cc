@@ -1,11 +1,13 @@
 // Convolutions, pooling and resizing: Conv2D, DepthwiseConv2dNative and their
 // grappler-fused forms (_FusedConv2D, FusedDepthwiseConv2dNative: BiasAdd or
-// FusedBatchNorm, then an activation), MaxPool, AvgPool. They stay in the
+// FusedBatchNorm, then an activation), Conv2DBackpropInput, Conv3D, MaxPool,
+// AvgPool. They stay in the
 // model's layout (NHWC as TensorFlow writes them): ge's Conv2D and pools take
 // data_format NHWC with strides and windows in that order, so no transpose
 // surrounds them. Filters, constant, are re-laid out once: TensorFlow's
 // [kh, kw, Cin, Cout] (depthwise [kh, kw, C, multiplier]) becomes ge's
 // [Cout, Cin/groups, kh, kw]. ResizeBilinear keeps the layout too.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -188,6 +190,115 @@ std::vector<Value*> Convolution(TfNodeContext& ctx, bool depthwise, bool fused) 
   return {FusedActivation(ctx, fused_ops[next], y, alpha)};
 }
 
+// Conv2DBackpropInput(input_sizes, filter, out_backprop): a convolution's
+// gradient with respect to its input, i.e. out_backprop through a transposed
+// convolution to input_sizes, padded as the forward convolution was. ge's
+// Conv2DTranspose is NCHW only, so NHWC out_backprop is transposed to NCHW
+// and the result back (the one op that takes a transpose each side). The
+// filter [kh, kw, C of the result, C of out_backprop] is ge's
+// [Cin, Cout, kh, kw] after GeFilter's usual relayout.
+std::vector<Value*> BackpropInput(TfNodeContext& ctx) {
+  const Layout layout = LayoutOf(ctx);
+  const std::vector<int64_t> sizes = ctx.ConstantInts(0, "input_sizes");
+  const Tensor* tf_filter = ctx.constant(1);
+  if (tf_filter == nullptr) ctx.Fail("a filter computed at run time is not supported", /*unsupported=*/true);
+  if (sizes.size() != 4) ctx.Fail(fmt::format("input_sizes must hold 4 values, got {}", sizes.size()));
+  const std::vector<int64_t> strides = Window(ctx, "strides");
+  const std::vector<int64_t> dilations = Window(ctx, "dilations");
+  Tensor filter = GeFilter(ctx, *tf_filter, /*depthwise=*/false);
+  const int64_t channels = filter.shape().dim(1);
+  if (sizes[layout.c] != channels) {
+    ctx.Fail(fmt::format("input_sizes has {} channels; the filter makes {}", sizes[layout.c], channels));
+  }
+  const std::vector<int64_t> pads =
+      Pads(ctx, Shape(sizes), layout, {filter.shape().dim(2), filter.shape().dim(3)}, strides, dilations);
+  const std::vector<int64_t> nchw_sizes = {sizes[0], sizes[layout.c], sizes[layout.h], sizes[layout.w]};
+  Value* x = ctx.input(2);
+  if (layout.channels_last) {
+    x = ctx.Op("TransposeD", {x}, {{"perm", std::vector<int64_t>{0, 3, 1, 2}}}, ctx.Name("to_nchw"));
+  }
+  Value* input_size =
+      ctx.Constant("input_size", Tensor::FromVector(DataType::kInt64, Shape({4}), nchw_sizes));
+  Value* y = ctx.Op("Conv2DTranspose", {input_size, x, ctx.Constant("filter", std::move(filter))},
+                    {{"strides", std::vector<int64_t>{1, 1, strides[layout.h], strides[layout.w]}},
+                     {"dilations", std::vector<int64_t>{1, 1, dilations[layout.h], dilations[layout.w]}},
+                     {"pads", pads}},
+                    layout.channels_last ? ctx.Name("nchw") : ctx.node().name());
+  if (!layout.channels_last) return {y};
+  return {ctx.Op("TransposeD", {y}, {{"perm", std::vector<int64_t>{0, 2, 3, 1}}}, ctx.node().name())};
+}
+
+// Conv3D, NDHWC or NCDHW. ge's Conv3D is NCDHW only, so NDHWC x goes to
+// NCDHW and the result back, as for Conv2DBackpropInput. The filter
+// [kd, kh, kw, Cin, Cout] becomes [Cout, Cin, kd, kh, kw]; SAME pads each
+// spatial axis as Conv2D's.
+std::vector<Value*> Conv3D(TfNodeContext& ctx) {
+  const std::string format = ctx.String("data_format", "NDHWC");
+  if (format != "NDHWC" && format != "NCDHW") {
+    ctx.Fail(fmt::format("data_format '{}' is not supported (valid: NDHWC, NCDHW)", format), /*unsupported=*/true);
+  }
+  const bool channels_last = format == "NDHWC";
+  const std::vector<size_t> spatial = channels_last ? std::vector<size_t>{1, 2, 3} : std::vector<size_t>{2, 3, 4};
+  auto window = [&](const std::string& attr) {
+    std::vector<int64_t> values = ctx.Ints(attr);
+    if (values.empty()) values.assign(5, 1);
+    if (values.size() != 5 || std::any_of(values.begin(), values.end(), [](int64_t v) { return v < 1; })) {
+      ctx.Fail(fmt::format("attribute '{}' must hold 5 values of at least 1", attr));
+    }
+    return std::vector<int64_t>{values[spatial[0]], values[spatial[1]], values[spatial[2]]};
+  };
+  const std::vector<int64_t> strides = window("strides"), dilations = window("dilations");
+  const Tensor* tf_filter = ctx.constant(1);
+  if (tf_filter == nullptr || tf_filter->dtype() != DataType::kFloat || tf_filter->shape().rank() != 5) {
+    ctx.Fail("the filter must be a float32 constant of rank 5", /*unsupported=*/true);
+  }
+  const std::vector<int64_t>& f = tf_filter->shape().dims();  // kd, kh, kw, Cin, Cout
+  Tensor filter(DataType::kFloat, Shape({f[4], f[3], f[0], f[1], f[2]}));
+  const auto* src = static_cast<const float*>(tf_filter->data());
+  auto* dst = static_cast<float*>(filter.data());
+  const int64_t taps = f[0] * f[1] * f[2];
+  for (int64_t t = 0; t < taps; ++t) {
+    for (int64_t i = 0; i < f[3]; ++i) {
+      for (int64_t o = 0; o < f[4]; ++o) dst[(o * f[3] + i) * taps + t] = src[(t * f[3] + i) * f[4] + o];
+    }
+  }
+  Value* x = ctx.input(0);
+  const Shape& xs = x->shape();
+  if (xs.unknown_rank() || xs.rank() != 5) ctx.Fail(fmt::format("x must have rank 5, got {}", xs.ToString()));
+  const int64_t channels = xs.dim(channels_last ? 4 : 1);
+  const int64_t groups = channels > 0 && channels % f[3] == 0 ? channels / f[3] : 1;
+  const std::string padding = ctx.String("padding", "VALID");
+  if (padding != "SAME" && padding != "VALID") {
+    ctx.Fail(fmt::format("padding '{}' is not supported (valid: SAME, VALID)", padding));
+  }
+  std::vector<int64_t> pads;
+  for (size_t a = 0; a < 3; ++a) {
+    const int64_t in = xs.dim(spatial[a]);
+    if (padding == "VALID") {
+      pads.insert(pads.end(), {0, 0});
+      continue;
+    }
+    if (in < 0) {
+      ctx.Fail(fmt::format("padding SAME needs the input's spatial dims, but x is {}; give the input's shape "
+                           "(--input_shape)", xs.ToString()), /*unsupported=*/true);
+    }
+    const int64_t out = (in + strides[a] - 1) / strides[a];
+    const int64_t total = std::max<int64_t>((out - 1) * strides[a] + (f[a] - 1) * dilations[a] + 1 - in, 0);
+    pads.insert(pads.end(), {total / 2, total - total / 2});
+  }
+  if (channels_last) {
+    x = ctx.Op("TransposeD", {x}, {{"perm", std::vector<int64_t>{0, 4, 1, 2, 3}}}, ctx.Name("to_ncdhw"));
+  }
+  Value* y = ctx.Op("Conv3D", {x, ctx.Constant("filter", std::move(filter))},
+                    {{"strides", std::vector<int64_t>{1, 1, strides[0], strides[1], strides[2]}},
+                     {"dilations", std::vector<int64_t>{1, 1, dilations[0], dilations[1], dilations[2]}},
+                     {"pads", pads},
+                     {"groups", groups}},
+                    channels_last ? ctx.Name("ncdhw") : ctx.node().name());
+  if (!channels_last) return {y};
+  return {ctx.Op("TransposeD", {y}, {{"perm", std::vector<int64_t>{0, 2, 3, 4, 1}}}, ctx.node().name())};
+}
+
 std::vector<Value*> Pool(TfNodeContext& ctx, bool max) {
   Value* x = ctx.input(0);
   const Layout layout = LayoutOf(ctx);
@@ -231,6 +342,8 @@ void AddConvTranslators(TfTranslators& table) {
   table["_FusedConv2D"] = [](TfNodeContext& ctx) { return Convolution(ctx, false, true); };
   table["DepthwiseConv2dNative"] = [](TfNodeContext& ctx) { return Convolution(ctx, true, false); };
   table["FusedDepthwiseConv2dNative"] = [](TfNodeContext& ctx) { return Convolution(ctx, true, true); };
+  table["Conv2DBackpropInput"] = BackpropInput;
+  table["Conv3D"] = Conv3D;
   table["MaxPool"] = [](TfNodeContext& ctx) { return Pool(ctx, true); };
   table["AvgPool"] = [](TfNodeContext& ctx) { return Pool(ctx, false); };
 }
