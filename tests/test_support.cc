@@ -21,6 +21,23 @@ std::filesystem::path SourceDir() { return GE_SOURCE_DIR; }
 
 Tensor ReadNpy(const std::filesystem::path& path) { return ge::ReadNpy(path.string()); }
 
+double Cosine(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+  if (a.size() != b.size()) throw Error(ErrorCode::kInvalidArgument, "Cosine needs as many tensors on each side");
+  double dot = 0, aa = 0, bb = 0;
+  for (size_t t = 0; t < a.size(); ++t) {
+    if (a[t].dtype() != DataType::kFloat || b[t].dtype() != DataType::kFloat || a[t].shape() != b[t].shape()) {
+      throw Error(ErrorCode::kInvalidArgument, "Cosine needs float32 tensors of one shape, got " +
+                                                   a[t].shape().ToString() + " and " + b[t].shape().ToString());
+    }
+    auto x = a[t].values<float>();
+    auto y = b[t].values<float>();
+    for (size_t i = 0; i < x.size(); ++i) {
+      dot += double(x[i]) * y[i], aa += double(x[i]) * x[i], bb += double(y[i]) * y[i];
+    }
+  }
+  return dot / std::sqrt(aa * bb);
+}
+
 double MaxAbsDiff(const Tensor& a, const Tensor& b) {
   if (a.dtype() != DataType::kFloat || b.dtype() != DataType::kFloat || a.shape() != b.shape()) {
     throw Error(ErrorCode::kInvalidArgument, "MaxAbsDiff needs two float32 tensors of one shape, got " +

@@ -42,6 +42,10 @@ Tensor ReadNpy(const std::filesystem::path& path);
 // max |a - b| over all elements; both must be float32 of the same shape.
 double MaxAbsDiff(const Tensor& a, const Tensor& b);
 
+// The cosine similarity of two float32 tensors of one shape, over all their
+// elements taken together: a.b / (|a| |b|), in double.
+double Cosine(const std::vector<Tensor>& a, const std::vector<Tensor>& b);
+
 // Deterministic values in [lo, hi) of a float32 tensor (a linear congruential sequence from `seed`).
 Tensor RandomFloats(Shape shape, uint32_t seed, float lo, float hi);
 

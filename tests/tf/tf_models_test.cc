@@ -20,6 +20,7 @@
 #include "ge/tf_importer.h"
 #include "graph/npy.h"
 #include "graph/tf/tf_freeze.h"
+#include "test_support.h"
 
 using namespace ge;
 namespace fs = std::filesystem;
@@ -183,12 +184,6 @@ TEST_CASE("quantization judges trained TensorFlow.js models by TensorFlow's tabl
   } else {
     const Tensor q = CompiledModel::Compile(result.graph->Clone())->Run({image}).at(0);
     const Tensor f = CompiledModel::Compile(graph->Clone())->Run({image}).at(0);
-    REQUIRE(q.shape() == f.shape());
-    double dot = 0, qq = 0, ff = 0;
-    for (int64_t i = 0; i < f.shape().NumElements(); ++i) {
-      const double a = q.data_as<float>()[i], b = f.data_as<float>()[i];
-      dot += a * b, qq += a * a, ff += b * b;
-    }
-    CHECK(dot / std::sqrt(qq * ff) > 0.999);
+    CHECK(test::Cosine({q}, {f}) > 0.999);
   }
 }
