@@ -159,6 +159,9 @@ const std::map<std::string, OptionParser>& Parsers() {
                   &RuntimeOptions::dynamic_plan_after_runs)},
       {"ge.exec.dynamicPackWeights", ParseSwitch(&RuntimeOptions::dynamic_pack_weights)},
       {"ge.exec.symbolicShapes", ParseSwitch(&RuntimeOptions::symbolic_shapes)},
+      {"ge.exec.maxLoopIterations",
+       ParseCount(0, "a non-negative integer (the most iterations of one Loop run; 0 = no bound)",
+                  &RuntimeOptions::max_loop_iterations)},
       // Byte sizes are counted in int64, so a larger cap would mean no cap.
       {"ge.maxTensorBytes", ParseCount(1, "an integer of bytes from 1 to 9223372036854775807",
                                        &RuntimeOptions::max_tensor_bytes, std::numeric_limits<int64_t>::max())},
@@ -229,7 +232,7 @@ void CheckLoadOptions(const Options& options) {
                                                      "ge.exec.asyncWorkers", "ge.exec.dynamicPlanCacheBytes",
                                                      "ge.exec.dynamicPlanAfterRuns",
                                                      "ge.exec.dynamicPackWeights", "ge.exec.symbolicShapes",
-                                                     "ge.maxTensorBytes"};
+                                                     "ge.exec.maxLoopIterations", "ge.maxTensorBytes"};
   for (const auto& [key, value] : options) {
     // A misspelled key is reported as such, not as a compile-time option.
     if (!Parsers().count(key)) UnknownOption(key);

@@ -47,6 +47,9 @@ struct RuntimeOptions {
   size_t dynamic_plan_after_runs = 2;                    // ge.exec.dynamicPlanAfterRuns; >= 1
   bool dynamic_pack_weights = false;                     // ge.exec.dynamicPackWeights
   bool symbolic_shapes = true;                           // ge.exec.symbolicShapes
+  // The most iterations one run of a Loop may take; 0 = no bound (a guard
+  // against models whose loop condition never turns false).
+  size_t max_loop_iterations = 0;                        // ge.exec.maxLoopIterations
   // The most bytes one tensor may claim; checked at compile time (tensor_size_cap.h).
   size_t max_tensor_bytes = size_t{64} << 30;             // ge.maxTensorBytes; >= 1
   // CPU default: one stream, since intra-op threads use the cores better

@@ -66,6 +66,8 @@ const Options& SmallRunOptions() {
   static const Options options = {
       {"ge.exec.intraOpThreads", "1"},
       {"ge.maxTensorBytes", std::to_string(kMaxInputBytes)},
+      // A loop whose condition never turns false (a mutated counter) is refused, not run forever.
+      {"ge.exec.maxLoopIterations", "10000"},
   };
   return options;
 }

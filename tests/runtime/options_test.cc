@@ -29,6 +29,7 @@ TEST_CASE("options: defaults and valid values", "[options]") {
   CHECK(defaults.intra_op_threads == 0);
   CHECK(defaults.precision_mode == "must_keep_origin_dtype");
   CHECK(defaults.impl_mode == "high_performance");
+  CHECK(defaults.max_loop_iterations == 0);
 
   ge::runtime::RuntimeOptions parsed = ParseOptions({
       {"ge.exec.disableReuseMemory", "1"},
@@ -39,6 +40,7 @@ TEST_CASE("options: defaults and valid values", "[options]") {
       {"ge.graphRunMode", "0"},
       {"ge.exec.precision_mode", "force_fp32"},
       {"ge.opSelectImplmode", "high_performance"},
+      {"ge.exec.maxLoopIterations", "1000"},
   });
   CHECK(parsed.disable_reuse_memory);
   CHECK(parsed.release_packed_constants);
@@ -46,6 +48,7 @@ TEST_CASE("options: defaults and valid values", "[options]") {
   CHECK(parsed.dump_graph_dir == "/tmp/dump");
   CHECK(parsed.intra_op_threads == 3);
   CHECK(parsed.precision_mode == "force_fp32");
+  CHECK(parsed.max_loop_iterations == 1000);
 }
 
 TEST_CASE("options: unknown keys and bad values are invalid arguments", "[options]") {
@@ -68,6 +71,9 @@ TEST_CASE("options: unknown keys and bad values are invalid arguments", "[option
     CHECK_THAT(ParseError({{"ge.exec.asyncWorkers", bad}}).second, Catch::Contains("from 1 to 1024"));
   }
   CHECK(ParseError({{"ge.graphRunMode", "2"}}).first == ErrorCode::kInvalidArgument);
+  for (const char* bad : {"-1", "many", ""}) {
+    CHECK_THAT(ParseError({{"ge.exec.maxLoopIterations", bad}}).second, Catch::Contains("a non-negative integer"));
+  }
 
   auto [mode_code, mode_message] = ParseError({{"ge.exec.precision_mode", "fp64_everywhere"}});
   CHECK(mode_code == ErrorCode::kInvalidArgument);

@@ -123,6 +123,26 @@ TEST_CASE("a TensorFlow 1 while loop over TensorLists becomes one ge Loop", "[tf
   }
 }
 
+TEST_CASE("ge.exec.maxLoopIterations stops a loop whose condition never turns false", "[tf][while]") {
+  tf::GraphDef g = MapGraph();
+  for (tf::NodeDef& node : *g.mutable_node()) {
+    if (node.name() == "one") *(*node.mutable_attr())["value"].mutable_tensor() = IntTensor({}, {0});  // i stays 0
+  }
+  const auto model = CompiledModel::Compile(ImportTensorFlowFile(Save(g, "endless")), {{"ge.exec.maxLoopIterations", "50"}});
+  std::vector<Tensor> feeds;
+  for (const TensorInfo& input : model->inputs()) {
+    feeds.push_back(input.name == "x" ? Tensor(DataType::kFloat, Shape({kRows, kCols})) : Tensor(DataType::kFloat, Shape()));
+  }
+  try {
+    model->Run(feeds);
+    FAIL("the endless loop ran to an end");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kInvalidArgument);
+    CHECK_THAT(std::string(e.what()), Catch::Contains("node 'loop#loop' (Loop)") &&
+                                          Catch::Contains("ran 50 iterations, the bound ge.exec.maxLoopIterations"));
+  }
+}
+
 TEST_CASE("the TensorFlow import refuses nested loops and conditionals by name", "[tf][while]") {
   std::string message;
   SECTION("a loop inside a loop") {

@@ -151,7 +151,8 @@ class LoopOp : public ControlFlowOp {
   LoopOp(const Node& node, const Options& options)
       : name_(node.Describe()),
         body_(CompileSubgraph(node, "body", options, FirstImplicitInput(node), 0)),
-        max_tensor_bytes_(ParseOptions(options).max_tensor_bytes) {
+        max_tensor_bytes_(ParseOptions(options).max_tensor_bytes),
+        max_iterations_(ParseOptions(options).max_loop_iterations) {
     const size_t implicit = static_cast<size_t>(node.attrs().GetInt("num_implicit_inputs"));
     carried_ = std::max<size_t>(node.num_inputs(), 2) - 2 - implicit;
     scanned_ = body_->outputs().size() - 1 - carried_;
@@ -181,6 +182,12 @@ class LoopOp : public ControlFlowOp {
     std::vector<ScanSlices> scans(scanned_);
     int64_t iteration = 0;
     for (; (!trip_count || iteration < *trip_count) && cond; ++iteration) {
+      if (max_iterations_ != 0 && static_cast<uint64_t>(iteration) == max_iterations_) {
+        throw Error(ErrorCode::kInvalidArgument,
+                    fmt::format("{}: the body ran {} iterations, the bound ge.exec.maxLoopIterations sets, and its "
+                                "condition still holds",
+                                name_, iteration));
+      }
       *body_inputs[0].data_as<int64_t>() = iteration;
       auto context = [&] { return fmt::format("{}: body, iteration {}", name_, iteration); };
       std::vector<Tensor> outputs = WithContext(context, [&] { return body_->Run(body_inputs); });
@@ -207,6 +214,7 @@ class LoopOp : public ControlFlowOp {
   std::string name_;
   ModelPtr body_;
   uint64_t max_tensor_bytes_;
+  uint64_t max_iterations_;  // 0: no bound
   size_t carried_ = 0;
   size_t scanned_ = 0;
   Tensor true_;  // the body's cond input, shared by every iteration of every run
