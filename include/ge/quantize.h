@@ -66,6 +66,7 @@ struct GE_API QuantizedLayer {
   std::string framework_op;     // the layer's op in that framework ("Gemm", "_FusedConv2D", "Pooling")
   std::string rule;             // the support-table row that decided it, with its constraint
   std::string decision;         // "INT8", "INT16", "weight-only INT8", "skipped: <rule or config entry>"
+  std::vector<std::string> notes;  // what a rule changed in its config (e.g. channel_wise turned off)
   std::string activation_algo;  // "ifmr", "hfmg", "minmax"; empty when not calibrated
   // Cosine of the layer's output against the float graph (NaN: not compared).
   double cosine = std::numeric_limits<double>::quiet_NaN();

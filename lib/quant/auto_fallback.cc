@@ -10,8 +10,13 @@
 namespace ge::quant {
 namespace {
 
-// The rungs a layer climbs, cheapest first; kStart is where the config put it.
-enum class Rung { kStart = 0, kOtherCalibrator, kInt16, kFloat };
+// The rungs a layer climbs, cheapest first; kStart is where the config put
+// it. An INT8 layer tries the other calibrator, then INT16 where its op has
+// an int16 kernel, then float. An INT16 layer first goes to INT8, as the
+// seed prescribes for INT16 accuracy loss (compare layer by layer, set the
+// worst layers' dst_type to INT8, quantize again), then tries the other
+// calibrator at INT8, then float.
+enum class Rung { kStart = 0, kInt8, kOtherCalibrator, kInt16, kFloat };
 
 std::string DescribeSetting(const QuantLayer& layer) {
   if (!layer.quantize) return "float";
@@ -29,20 +34,30 @@ bool HasInt16Form(const QuantLayer& layer) {
 void SetDstType(LayerQuantConfig& config, QuantDType type) { config.ifmr.dst_type = config.hfmg.dst_type = type; }
 
 // Moves the layer to the next rung that applies; returns the rung reached.
-Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original, double cosine, double threshold) {
+// `why` says what sent it up, for the reason of a layer left in float.
+Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original, const std::string& why) {
+  const bool int16_start = original.dst_type() == QuantDType::kInt16;
+  if (rung < Rung::kInt8 && int16_start && layer.kind != QuantLayerKind::kWeightOnly) {
+    layer.config = original;
+    SetDstType(layer.config, QuantDType::kInt8);
+    return Rung::kInt8;
+  }
   if (rung < Rung::kOtherCalibrator && layer.kind != QuantLayerKind::kWeightOnly) {
+    // The other calibrator at the bits the layer has now: a swap never changes dst_type.
+    const QuantDType bits = layer.config.dst_type();
     const bool was_ifmr = original.activation_algo == ActivationAlgo::kIfmr;
     layer.config.activation_algo = was_ifmr ? ActivationAlgo::kHfmg : ActivationAlgo::kIfmr;
     layer.config.hfmg.asymmetric = layer.config.ifmr.asymmetric = original.asymmetric_activations();
+    SetDstType(layer.config, bits);
     return Rung::kOtherCalibrator;
   }
-  if (rung < Rung::kInt16 && HasInt16Form(layer) && original.dst_type() == QuantDType::kInt8) {
+  if (rung < Rung::kInt16 && !int16_start && HasInt16Form(layer)) {
     layer.config = original;
     SetDstType(layer.config, QuantDType::kInt16);
     return Rung::kInt16;
   }
   layer.quantize = false;
-  layer.reason = fmt::format("fallback: layer cosine {:.4f} below {}", cosine, threshold);
+  layer.reason = "fallback: " + why;
   return Rung::kFloat;
 }
 
@@ -102,9 +117,17 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
         break;
       }
     }
-    if (pick == nullptr && Misses(outcome.evaluation.output_cosine, targets.output_cosine)) {
+    std::string why;
+    if (pick != nullptr) {
+      why = fmt::format("layer cosine {:.4f} below {}", cosine_of(pick), targets.layer_cosine);
+    } else if (Misses(outcome.evaluation.output_cosine, targets.output_cosine)) {
       for (QuantLayer* layer : candidates) {  // every layer passes but the output does not: the weakest climbs
         if (layer->quantize && (pick == nullptr || cosine_of(layer) < cosine_of(pick))) pick = layer;
+      }
+      if (pick != nullptr) {
+        why = fmt::format("output cosine {:.4f} below {} with every layer passing; this layer was the weakest "
+                          "(cosine {:.4f})",
+                          outcome.evaluation.output_cosine, targets.output_cosine, cosine_of(pick));
       }
     }
     if (pick == nullptr) break;
@@ -112,8 +135,7 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
     step.layer = pick->name;
     step.from = DescribeSetting(*pick);
     step.layer_cosine_before = cosine_of(pick);
-    rungs[pick->name] = Climb(*pick, rungs[pick->name], originals.at(pick->name), step.layer_cosine_before,
-                              targets.layer_cosine);
+    rungs[pick->name] = Climb(*pick, rungs[pick->name], originals.at(pick->name), why);
     step.to = DescribeSetting(*pick);
     if (pick->quantize) {
       record[pick->name] = CalibrateLayer(float_graph, *pick, cache);

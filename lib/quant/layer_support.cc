@@ -237,6 +237,18 @@ void PlanWeightOnly(const Node& node, QuantLayer& layer) {
                 fmt::format("weight-only {} needs a 2-D constant x2 (x2 is {})", op, x2 ? ShapeText(x2) : ""))});
 }
 
+// The seed's weight-only table marks full quantization of MatMulV2 and
+// BatchMatMulV2 with ARQ channel_wise true as failing (×), so their weights
+// take one scale, whatever the config says; the report notes it.
+void TurnOffChannelWiseProducts(QuantLayer& layer) {
+  const bool product = layer.op_type == "MatMulV2" || layer.op_type == "BatchMatMulV2";
+  if (!product || layer.kind != QuantLayerKind::kWeighted || !layer.config.arq.channel_wise) return;
+  layer.config.arq.channel_wise = false;
+  layer.notes.push_back(fmt::format("ARQ channel_wise turned off: the seed marks full quantization of {} with "
+                                    "channel_wise true as failing; the weight takes one scale",
+                                    layer.op_type));
+}
+
 // The op types a user may write for a candidate: Ascend IR first, then ONNX.
 const std::map<std::string, std::vector<std::string>>& CandidateTypeNames() {
   static const std::map<std::string, std::vector<std::string>> names = {
@@ -311,6 +323,7 @@ std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& c
     }
     // The framework's own rule is the one its users look up first.
     if (!layer.config.weight_compress_only && !framework_rule.empty()) layer.reason = framework_rule;
+    TurnOffChannelWiseProducts(layer);
     // The user's skip comes first: it is the reason the user will look for.
     if (layer.config.skip) layer.reason = layer.config.skip_reason.empty() ? "skip_layers" : layer.config.skip_reason;
     layer.quantize = layer.reason.empty();

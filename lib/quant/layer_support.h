@@ -45,6 +45,9 @@ struct QuantLayer {
   QuantLayerKind kind = QuantLayerKind::kWeighted;
   bool quantize = false;
   std::string reason;  // the rule or config entry that skipped it; empty when quantized
+  // What a rule changed in the config of a layer it let through (MatMul's
+  // channel_wise turned off), for the report.
+  std::vector<std::string> notes;
   LayerQuantConfig config;
   // Values to calibrate: x (and x2 for the two-tensor matmul; for Add the one quantized input).
   std::vector<std::string> activation_values;

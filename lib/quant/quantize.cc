@@ -137,8 +137,8 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
   result.graph = BuildDeployGraph(*prepared, layers, record, deploy);
 
   for (const QuantLayer& layer : layers) {
-    QuantizedLayer row{layer.name,  layer.op_type,     layer.framework, layer.framework_op,
-                       layer.rule,  layer.Decision(),  "",              std::nan("")};
+    QuantizedLayer row{layer.name,      layer.op_type, layer.framework, layer.framework_op, layer.rule,
+                       layer.Decision(), layer.notes,  "",              std::nan("")};
     if (layer.quantize && layer.kind != QuantLayerKind::kWeightOnly) {
       row.activation_algo = ActivationAlgoName(layer.config.activation_algo);
     }

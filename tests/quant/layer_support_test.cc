@@ -139,6 +139,34 @@ TEST_CASE("plan: Gemm with transA is not quantized", "[layer_support]") {
   CHECK(gemm.reason == "Gemm transA must be false (MatMulV2 transpose_x1 = true)");
 }
 
+TEST_CASE("plan: full-quantization products take one weight scale, as the seed requires", "[layer_support]") {
+  // The seed's table marks MatMulV2/BatchMatMulV2 full quantization with channel_wise true as failing.
+  auto plan = [](const std::string& config) {
+    ge::GraphBuilder b;
+    Value* x = b.Input("x", DataType::kFloat, {2, 4, 3});
+    b.Output(b.MatMul(b.Reshape(x, {8, 3}), b.Constant("w", Ramp({3, 5})), nullptr, false, false, "gemm"));
+    b.Output(b.Conv2D(b.Input("image", DataType::kFloat, {1, 3, 8, 8}), b.Constant("f", Ramp({4, 3, 3, 3})),
+                      nullptr, {}, "conv"));
+    b.Output(b.BatchMatMul(x, b.Constant("w2", Ramp({3, 6})), false, false, "bmm"));
+    return Plan(b, config);
+  };
+  const auto layers = plan("");
+  for (const char* name : {"gemm", "bmm"}) {
+    const QuantLayer& layer = Layer(layers, name);
+    INFO(name);
+    CHECK(layer.quantize);
+    CHECK_FALSE(layer.config.arq.channel_wise);
+    REQUIRE(layer.notes.size() == 1);
+    CHECK_THAT(layer.notes[0], Catch::StartsWith("ARQ channel_wise turned off: the seed marks full quantization of"));
+  }
+  CHECK(Layer(layers, "conv").config.arq.channel_wise);  // convolutions keep one scale per output channel
+  CHECK(Layer(layers, "conv").notes.empty());
+  // Weight-only products keep channel_wise (the seed's √).
+  const auto weight_only = plan("common_config { weight_compress_only: true }\n");
+  CHECK(Layer(weight_only, "gemm").config.arq.channel_wise);
+  CHECK(Layer(weight_only, "gemm").notes.empty());
+}
+
 TEST_CASE("plan: Gemm weight channel axis follows transB", "[layer_support]") {
   ge::GraphBuilder b;
   Value* x = b.Input("x", DataType::kFloat, {2, 4});

@@ -54,6 +54,9 @@ void PrintJson(const std::string& model_path, const std::string& output_path, si
     json.Key("framework").String(layer.framework);
     json.Key("framework_op").String(layer.framework_op);
     json.Key("rule").String(layer.rule);
+    json.Key("notes").BeginArray();
+    for (const std::string& note : layer.notes) json.String(note);
+    json.EndArray();
     json.Key("decision").String(layer.decision);
     json.Key("activation_algo").String(layer.activation_algo);
     json.Key("cosine").Number(layer.cosine);
@@ -87,6 +90,9 @@ void PrintHuman(const std::string& model_path, const std::string& output_path, s
     if (layer.decision.rfind("skipped", 0) != 0) ++quantized;
   }
   std::printf("%s", FormatTable(rows).c_str());
+  for (const QuantizedLayer& layer : result.layers) {
+    for (const std::string& note : layer.notes) std::printf("note %s: %s\n", layer.layer.c_str(), note.c_str());
+  }
   for (const FallbackStep& step : result.fallback) {
     std::printf("fallback %s: %s -> %s (layer cosine %s -> %s, output %s)\n", step.layer.c_str(), step.from.c_str(),
                 step.to.c_str(), FormatCosine(step.layer_cosine_before).c_str(),
