@@ -46,6 +46,11 @@ struct GE_API QuantizeOptions {
   // sets quant_bits: the int8 kernels then multiply them once, not twice
   // (docs/quantization.md).
   std::string target_isa;
+  // The product the model is quantized for (ATC's --soc_version, CANN's
+  // spellings: Ascend310P3, Ascend910B1, Ascend910_9391, Ascend310B1, IPV350,
+  // ...); its rules decide which layers may be quantized (docs/quantization.md).
+  // Empty or "CPU": ge's CPU runtime, with no product restrictions.
+  std::string soc_version;
   // Merge AscendDequant -> AscendQuant chains into AscendRequant.
   bool requant_fusion = true;
   // When set, layers below layer_cosine climb the fallback ladder until every
@@ -94,6 +99,7 @@ struct GE_API QuantizeResult {
   std::string op_precision_ini;  // [ByNodeName] entries of the layers left in float
   std::string keep_dtype;        // one node name per line: the layers left in float
   std::string compare_csv;       // the last layer-wise comparison (msaccucmp columns)
+  std::vector<std::string> warnings;  // what the target product's rules warn of (Caffe no longer maintained)
 };
 
 // Throws ge::Error naming the config file and line, the layer and the rule,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "graph/framework_source.h"
 
@@ -183,7 +184,35 @@ const std::vector<LayerSupportRow>& LayerSupportTable() {
   return table;
 }
 
-LayerSource SourceOfLayer(const Node& node) {
+// IPV350's rows are the TensorFlow and ONNX rows it keeps, with the same constraints.
+const std::vector<LayerSupportRow>& Ipv350SupportTable() {
+  static const std::vector<LayerSupportRow> table = [] {
+    const std::vector<std::pair<std::string, std::string>> kept = {{"TensorFlow", "MatMul"},
+                                                                   {"TensorFlow", "Conv2D"},
+                                                                   {"TensorFlow", "Conv2DBackpropInput"},
+                                                                   {"TensorFlow", "DepthwiseConv2dNative"},
+                                                                   {"ONNX", "ConvTranspose"}};
+    std::vector<LayerSupportRow> rows;
+    for (const auto& [framework, op] : kept) {
+      for (const LayerSupportRow& row : LayerSupportTable()) {
+        if (row.framework == framework && row.framework_op == op) rows.push_back(row);
+      }
+    }
+    return rows;
+  }();
+  return table;
+}
+
+namespace {
+
+// The table that governs `framework`'s layers: IPV350's replaces TensorFlow's and ONNX's there.
+const std::vector<LayerSupportRow>& TableFor(const std::string& framework, bool ipv350) {
+  return ipv350 && framework != "Caffe" ? Ipv350SupportTable() : LayerSupportTable();
+}
+
+}  // namespace
+
+LayerSource SourceOfLayer(const Node& node, bool ipv350) {
   LayerSource source;
   if (const std::optional<FrameworkSource> marked = FrameworkSourceOf(node)) {
     source.framework = marked->framework;
@@ -193,17 +222,17 @@ LayerSource SourceOfLayer(const Node& node) {
     const auto onnx = OnnxOpOfGeOp().find(node.op_type());
     source.op = onnx != OnnxOpOfGeOp().end() ? onnx->second : node.op_type();
   }
-  source.row = FindLayerRow(source.framework, source.op);
+  source.row = FindLayerRow(source.framework, source.op, ipv350);
   return source;
 }
 
-const LayerSupportRow* FindLayerRow(const std::string& framework, const std::string& op) {
+const LayerSupportRow* FindLayerRow(const std::string& framework, const std::string& op, bool ipv350) {
   std::string table_op = op;
   if (framework == "TensorFlow") {
     const auto spelling = TfTableSpelling().find(op);
     if (spelling != TfTableSpelling().end()) table_op = spelling->second;
   }
-  for (const LayerSupportRow& row : LayerSupportTable()) {
+  for (const LayerSupportRow& row : TableFor(framework, ipv350)) {
     if (row.framework == framework && row.framework_op == table_op) return &row;
   }
   return nullptr;
@@ -215,12 +244,13 @@ bool ListedForItsFramework(const Node& node, const LayerSource& source) {
          !CaffeEltwise(node).empty();
 }
 
-std::string FrameworkOpsList(const std::string& framework) {
+std::string FrameworkOpsList(const std::string& framework, bool ipv350) {
   std::vector<std::string> ops;
-  for (const LayerSupportRow& row : LayerSupportTable()) {
+  for (const LayerSupportRow& row : TableFor(framework, ipv350)) {
     if (row.framework == framework) ops.push_back(row.framework_op);
   }
-  return fmt::format("{}'s table: {}", framework, fmt::join(ops, ", "));
+  const std::string table = ipv350 && framework != "Caffe" ? "IPV350's table for " + framework : framework + "'s table";
+  return fmt::format("{}: {}", table, ops.empty() ? std::string("none") : fmt::format("{}", fmt::join(ops, ", ")));
 }
 
 }  // namespace ge::quant

@@ -27,6 +27,8 @@ struct LayerSupportRow {
 };
 
 const std::vector<LayerSupportRow>& LayerSupportTable();
+// IPV350's own table, which replaces the TensorFlow and ONNX tables there.
+const std::vector<LayerSupportRow>& Ipv350SupportTable();
 
 // The framework layer a node of an imported graph belongs to.
 struct LayerSource {
@@ -37,17 +39,18 @@ struct LayerSource {
   const LayerSupportRow* row = nullptr;
 };
 
-LayerSource SourceOfLayer(const Node& node);
+// `ipv350`: IPV350's table governs the TensorFlow and ONNX layers.
+LayerSource SourceOfLayer(const Node& node, bool ipv350 = false);
 
 // The row governing `op` of `framework` (TensorFlow's fused forms and AddV2
 // find their base op's row); nullptr when the table has none.
-const LayerSupportRow* FindLayerRow(const std::string& framework, const std::string& op);
+const LayerSupportRow* FindLayerRow(const std::string& framework, const std::string& op, bool ipv350 = false);
 
 // A layer that is no candidate by its ge op but is listed, skipped, so that
 // the report names the rule: a Caffe Eltwise of operation PROD or MAX.
 bool ListedForItsFramework(const Node& node, const LayerSource& source);
 
 // "TensorFlow's table: MatMul, Conv2D, ...": for the reason of a layer whose op no row has.
-std::string FrameworkOpsList(const std::string& framework);
+std::string FrameworkOpsList(const std::string& framework, bool ipv350 = false);
 
 }  // namespace ge::quant

@@ -249,6 +249,21 @@ void TurnOffChannelWiseProducts(QuantLayer& layer) {
                                     layer.op_type));
 }
 
+// Weight-only quantization exists on some products only (FFN's on fewer).
+std::string WeightOnlyProductRule(const std::string& op, const Product& product) {
+  if (!product.HasWeightOnly()) {
+    return fmt::format("weight-only quantization is available on Atlas inference series and Atlas A2 products "
+                       "only, not on {} (--soc_version {})",
+                       product.name, product.soc_version);
+  }
+  if (op == "FFN" && !product.HasFfnWeightOnly()) {
+    return fmt::format("FFN weight-only quantization is available on Atlas A2 products only, not on {} "
+                       "(--soc_version {})",
+                       product.name, product.soc_version);
+  }
+  return {};
+}
+
 // The op types a user may write for a candidate: Ascend IR first, then ONNX.
 const std::map<std::string, std::vector<std::string>>& CandidateTypeNames() {
   static const std::map<std::string, std::vector<std::string>> names = {
@@ -268,11 +283,12 @@ const std::map<std::string, std::vector<std::string>>& CandidateTypeNames() {
 
 }  // namespace
 
-std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& config) {
+std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& config, const Product& product) {
   const bool float16_model = IsFloat16Model(graph);
+  const bool ipv350 = product.UsesIpv350Table();
   std::vector<QuantLayer> layers;
   for (const Node* node : graph.TopologicalOrder()) {
-    const LayerSource source = SourceOfLayer(*node);
+    const LayerSource source = SourceOfLayer(*node, ipv350);
     auto names = CandidateTypeNames().find(node->op_type());
     const bool engine_candidate = names != CandidateTypeNames().end();
     if (!engine_candidate && !ListedForItsFramework(*node, source)) continue;
@@ -289,19 +305,21 @@ std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& c
       }
     }
     layer.config = config.ForLayer(layer.name, layer.type_names);
-    layer.rule = source.row != nullptr ? fmt::format("{} {}: {}", source.framework, source.row->framework_op,
+    const std::string table = ipv350 && source.framework != "Caffe" ? "IPV350 table: " : "";
+    layer.rule = source.row != nullptr ? fmt::format("{}{} {}: {}", table, source.framework, source.row->framework_op,
                                                      source.row->constraint)
-                                       : fmt::format("no row in {}", FrameworkOpsList(source.framework));
+                                       : fmt::format("no row in {}", FrameworkOpsList(source.framework, ipv350));
     const std::string& op = layer.op_type;
     const std::string framework_rule =
         source.row != nullptr && source.row->check != nullptr ? source.row->check(*node) : std::string();
     if (layer.config.weight_compress_only) {
       PlanWeightOnly(*node, layer);
       layer.rule = fmt::format("weight-only table: {}", op);
-    } else if (source.row == nullptr && source.framework != "ONNX") {
+      if (layer.reason.empty()) layer.reason = WeightOnlyProductRule(op, product);
+    } else if (source.row == nullptr && (source.framework != "ONNX" || ipv350)) {
       layer.kind = QuantLayerKind::kTensorOnly;
       layer.reason = fmt::format("{} {} is not a quantizable layer ({})", source.framework, source.op,
-                                 FrameworkOpsList(source.framework));
+                                 FrameworkOpsList(source.framework, ipv350));
     } else if (!engine_candidate) {
       layer.kind = QuantLayerKind::kTensorOnly;
       layer.reason = framework_rule;
@@ -324,6 +342,11 @@ std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& c
     // The framework's own rule is the one its users look up first.
     if (!layer.config.weight_compress_only && !framework_rule.empty()) layer.reason = framework_rule;
     TurnOffChannelWiseProducts(layer);
+    if (layer.kind == QuantLayerKind::kTwoTensorMatMul && layer.reason.empty() && !product.TwoTensorMatMulPays()) {
+      layer.notes.push_back(fmt::format("two-tensor BatchMatMulV2 quantization pays off only on Atlas A3, Atlas A2 and "
+                                        "Atlas 200I/500 A2 products; on {} (--soc_version {}) it loses accuracy",
+                                        product.name, product.soc_version));
+    }
     // The user's skip comes first: it is the reason the user will look for.
     if (layer.config.skip) layer.reason = layer.config.skip_reason.empty() ? "skip_layers" : layer.config.skip_reason;
     layer.quantize = layer.reason.empty();

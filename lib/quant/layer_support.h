@@ -10,6 +10,7 @@
 
 #include "ge/graph.h"
 #include "quant/framework_layer_table.h"
+#include "quant/product_rules.h"
 #include "quant/quant_config.h"
 #include "quant/quant_types.h"
 
@@ -61,8 +62,9 @@ struct QuantLayer {
 // Decides every candidate layer of an optimized, shape-inferred float graph
 // (Conv2D, Conv3D, MatMulV2, Conv2DTranspose, BatchMatMulV2, AvgPoolV2,
 // MaxPool/MaxPoolV3, Add, FFN; and a Caffe Eltwise of another operation than
-// SUM), in topological order, by the table of the framework it came from.
-// Skipped candidates are listed too, with the reason.
-std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& config);
+// SUM), in topological order, by the table of the framework it came from and
+// the rules of the target product. Skipped candidates are listed too, with
+// the reason.
+std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& config, const Product& product = {});
 
 }  // namespace ge::quant

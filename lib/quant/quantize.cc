@@ -19,6 +19,7 @@
 #include "quant/deploy_rewrite.h"
 #include "quant/device_independent_compile.h"
 #include "quant/layer_support.h"
+#include "quant/product_rules.h"
 #include "quant/quant_config.h"
 #include "quant/quant_record.h"
 
@@ -101,9 +102,10 @@ void FillLists(const std::vector<QuantLayer>& layers, const std::vector<Fallback
 QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options) {
   QuantConfig config = options.config_path.empty() ? QuantConfig() : LoadQuantConfig(options.config_path);
   if (!Int8UsesVnni(options.target_isa, "target ISA")) config.SetDefaultConvWeightBits(7);
+  const Product product = ProductFromSocVersion(options.soc_version);
   std::unique_ptr<Graph> prepared = PrepareFloatGraph(float_graph, options.compile_options);
   CheckLayerNames(config, *prepared, options.config_path);
-  std::vector<QuantLayer> layers = PlanQuantLayers(*prepared, config);
+  std::vector<QuantLayer> layers = PlanQuantLayers(*prepared, config, product);
 
   const bool calibrate = options.record_in.empty();
   std::vector<std::vector<Tensor>> batches;
@@ -148,6 +150,12 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
   if (evaluation) {
     result.output_cosine = evaluation->output_cosine;
     result.compare_csv = ComparisonCsv(evaluation->comparison);
+  }
+  const bool caffe = std::any_of(layers.begin(), layers.end(), [](const QuantLayer& l) { return l.framework == "Caffe"; });
+  if (caffe && !product.MaintainsCaffe()) {
+    result.warnings.push_back(fmt::format("Caffe is no longer maintained on {} (--soc_version {}): the seed does not "
+                                          "promise the quantized Caffe model works there",
+                                          product.name, product.soc_version));
   }
   result.record = QuantRecordToText(record);
   if (!options.record_out.empty()) WriteQuantRecord(record, options.record_out);

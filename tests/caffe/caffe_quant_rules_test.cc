@@ -149,6 +149,12 @@ TEST_CASE("a quantized Caffe net runs close to its float model", "[caffe][quant]
     CHECK(layer.decision == "INT8");
     CHECK(layer.framework == "Caffe");
   }
+  CHECK(result.warnings.empty());
+  // On Atlas A2 (as on A3 and IPV350) Caffe is no longer maintained: quantized all the same, with a warning.
+  options.soc_version = "Ascend910B1";
+  const QuantizeResult on_a2 = Quantize(*graph, options);
+  REQUIRE(on_a2.warnings.size() == 1);
+  CHECK_THAT(on_a2.warnings[0], Catch::StartsWith("Caffe is no longer maintained on Atlas A2"));
   // On inputs calibration never saw: the quantized net against the float one, over all their outputs.
   const auto quantized = CompiledModel::Compile(result.graph->Clone());
   const auto float_net = CompiledModel::Compile(graph->Clone());

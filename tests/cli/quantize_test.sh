@@ -59,6 +59,15 @@ assert y_t["decision"] == "skipped: TensorFlow MatMul transpose_a and transpose_
     "$ge" run q.gem --json --loop 1 >run.json
     check_json run.json 'assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("relu", [2, 3]), ("y_t", [2, 3])], doc'
     expect_failure 2 'applies to Caffe nets' "$ge" quantize net.pbtxt --weight w.caffemodel --calib-data calib -o bad.gem
+    # --soc_version: IPV350's table keeps TensorFlow's MatMul; a misspelled product is one error line.
+    "$ge" quantize net.pbtxt --input_shape "x:2,4" --out_nodes "relu:0" --calib-data calib -o ipv.gem \
+      --soc_version IPV350 --json >ipv.json
+    check_json ipv.json '
+assert doc["soc_version"] == "IPV350", doc["soc_version"]
+y = [l for l in doc["layers"] if l["layer"] == "y"][0]
+assert y["decision"] == "INT8" and y["rule"].startswith("IPV350 table: TensorFlow MatMul:"), y'
+    expect_failure 1 "--soc_version 'Ascend999' is not a product" "$ge" quantize net.pbtxt --calib-data calib \
+      --input_shape "x:2,4" -o bad.gem --soc_version Ascend999
     [[ ! -e bad.gem ]] || fail "a failed quantize wrote bad.gem"
     ;;
   quantize_json)

@@ -37,7 +37,8 @@ void WriteReplayFiles(const std::string& dir, const QuantizeResult& result) {
 }
 
 void PrintJson(const std::string& model_path, const std::string& output_path, size_t output_bytes,
-               const QuantizeResult& result, double seconds, const std::optional<double>& target) {
+               const QuantizeResult& result, double seconds, const std::optional<double>& target,
+               const std::string& soc_version) {
   JsonWriter json;
   json.BeginObject();
   json.Key("model").String(model_path);
@@ -62,6 +63,10 @@ void PrintJson(const std::string& model_path, const std::string& output_path, si
     json.Key("cosine").Number(layer.cosine);
     json.EndObject();
   }
+  json.EndArray();
+  json.Key("soc_version").String(soc_version);
+  json.Key("warnings").BeginArray();
+  for (const std::string& warning : result.warnings) json.String(warning);
   json.EndArray();
   json.Key("fallback").BeginArray();
   for (const FallbackStep& step : result.fallback) {
@@ -142,6 +147,7 @@ int Quantize(const ParsedArgs& args) {
   options.record_out = args.Value("record");
   options.requant_fusion = !args.Has("no-requant-fusion");
   options.target_isa = args.Value("target-isa");
+  options.soc_version = args.Value("soc_version");
   if (!options.target_isa.empty()) Int8UsesVnni(options.target_isa, "--target-isa");  // one error line naming the flag
   options.layer_cosine = ParseCosine(args, "layer-cosine", 0.99);
   if (args.Has("target-cosine")) options.target_output_cosine = ParseCosine(args, "target-cosine", 0.99);
@@ -163,10 +169,12 @@ int Quantize(const ParsedArgs& args) {
   const size_t output_bytes = FileSize(output_path);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (args.Has("json")) {
-    PrintJson(model_path, output_path, output_bytes, result, seconds, options.target_output_cosine);
+    PrintJson(model_path, output_path, output_bytes, result, seconds, options.target_output_cosine,
+              options.soc_version.empty() ? "CPU" : options.soc_version);
   } else {
     PrintHuman(model_path, output_path, output_bytes, result, seconds, options.layer_cosine);
   }
+  for (const std::string& warning : result.warnings) std::fprintf(stderr, "warning: %s\n", warning.c_str());
   const bool missed = options.target_output_cosine && result.output_cosine < *options.target_output_cosine;
   if (missed) {
     std::fprintf(stderr, "warning: output cosine %s is below the target %s even after the fallback ladder\n",
@@ -190,6 +198,9 @@ std::vector<FlagSpec> QuantizeFlags() {
            "climb the fallback ladder until the output cosine reaches C (and every layer --layer-cosine)"},
           {"layer-cosine", "C", false, "the per-layer cosine gate of the fallback ladder (default 0.99)"},
           {"no-requant-fusion", "", false, "keep AscendDequant -> AscendQuant pairs (layer-wise comparison)"},
+          {"soc_version", "SOC", false,
+           "the product to quantize for (ATC's spelling: Ascend310P3, Ascend910B1, Ascend910_9391, Ascend310B1, "
+           "IPV350, ...): its rules decide the layers; default CPU, no product restrictions"},
           {"target-isa", "ISA", false,
            "the CPU the model will run on (AVX2, AVX512_CORE_VNNI, ...); without VNNI, 7-bit Conv2D weights; "
            "default: this one"},
