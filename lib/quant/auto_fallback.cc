@@ -1,11 +1,13 @@
 #include "quant/auto_fallback.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
 #include <fmt/core.h>
 
 #include "quant/deploy_rewrite.h"
+#include "quant/layer_sensitivity.h"
 
 namespace ge::quant {
 namespace {
@@ -33,9 +35,9 @@ bool HasInt16Form(const QuantLayer& layer) {
 
 void SetDstType(LayerQuantConfig& config, QuantDType type) { config.ifmr.dst_type = config.hfmg.dst_type = type; }
 
-// Moves the layer to the next rung that applies; returns the rung reached.
-// `why` says what sent it up, for the reason of a layer left in float.
-Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original, const std::string& why) {
+// Moves the layer to its next quantized rung; returns the rung reached, or
+// kFloat when none is left (the ranked search decides which layers go float).
+Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original) {
   const bool int16_start = original.dst_type() == QuantDType::kInt16;
   if (rung < Rung::kInt8 && int16_start && layer.kind != QuantLayerKind::kWeightOnly) {
     layer.config = original;
@@ -56,8 +58,6 @@ Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original, const
     SetDstType(layer.config, QuantDType::kInt16);
     return Rung::kInt16;
   }
-  layer.quantize = false;
-  layer.reason = "fallback: " + why;
   return Rung::kFloat;
 }
 
@@ -87,14 +87,10 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
                                   const ActivationCache& cache, const FallbackTargets& targets,
                                   const std::vector<Tensor>& inputs, const Options& options,
                                   const std::function<void(size_t, size_t)>& progress) {
-  std::unordered_map<std::string, size_t> order;
-  for (const Node* node : float_graph.TopologicalOrder()) order.emplace(node->name(), order.size());
   std::vector<QuantLayer*> candidates;
   for (QuantLayer& layer : layers) {
     if (layer.quantize) candidates.push_back(&layer);
   }
-  std::sort(candidates.begin(), candidates.end(),
-            [&](const QuantLayer* a, const QuantLayer* b) { return order[a->name] < order[b->name]; });
   std::unordered_map<std::string, Rung> rungs;
   std::unordered_map<std::string, LayerQuantConfig> originals;
   for (const QuantLayer* layer : candidates) originals.emplace(layer->name, layer->config);
@@ -102,51 +98,108 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
   // The float side of every comparison is the same: captured once.
   const CapturedReference reference(float_graph, inputs, options);
   FallbackOutcome outcome;
-  outcome.evaluation = EvaluateQuantization(float_graph, reference, layers, record, inputs, options);
-  // Each quantized layer climbs at most three rungs.
-  const size_t max_steps = 3 * candidates.size();
-  while (outcome.steps.size() < max_steps) {
-    auto cosine_of = [&](const QuantLayer* layer) {
-      auto found = outcome.evaluation.layer_cosine.find(layer->name);
-      return found == outcome.evaluation.layer_cosine.end() ? std::nan("") : found->second;
-    };
-    QuantLayer* pick = nullptr;
-    for (QuantLayer* layer : candidates) {
-      if (layer->quantize && Misses(cosine_of(layer), targets.layer_cosine)) {
-        pick = layer;  // the earliest failing layer: its error reaches everything after it
-        break;
-      }
-    }
-    std::string why;
-    if (pick != nullptr) {
-      why = fmt::format("layer cosine {:.4f} below {}", cosine_of(pick), targets.layer_cosine);
-    } else if (Misses(outcome.evaluation.output_cosine, targets.output_cosine)) {
-      for (QuantLayer* layer : candidates) {  // every layer passes but the output does not: the weakest climbs
-        if (layer->quantize && (pick == nullptr || cosine_of(layer) < cosine_of(pick))) pick = layer;
-      }
-      if (pick != nullptr) {
-        why = fmt::format("output cosine {:.4f} below {} with every layer passing; this layer was the weakest "
-                          "(cosine {:.4f})",
-                          outcome.evaluation.output_cosine, targets.output_cosine, cosine_of(pick));
-      }
-    }
-    if (pick == nullptr) break;
-    FallbackStep step;
-    step.layer = pick->name;
-    step.from = DescribeSetting(*pick);
-    step.layer_cosine_before = cosine_of(pick);
-    rungs[pick->name] = Climb(*pick, rungs[pick->name], originals.at(pick->name), why);
-    step.to = DescribeSetting(*pick);
-    if (pick->quantize) {
-      record[pick->name] = CalibrateLayer(float_graph, *pick, cache);
-    } else {
-      record.erase(pick->name);
-    }
+  size_t evaluations = 0;
+  // Two rounds of rungs, then a binary search over at most every layer.
+  const size_t planned = 3 + static_cast<size_t>(std::ceil(std::log2(double(candidates.size()) + 1)));
+  auto evaluate = [&] {
     outcome.evaluation = EvaluateQuantization(float_graph, reference, layers, record, inputs, options);
-    step.layer_cosine_after = pick->quantize ? cosine_of(pick) : std::nan("");  // float: no quantized output
+    if (progress) progress(std::min(++evaluations, planned), planned);
+  };
+  auto cosine_of = [&](const QuantLayer* layer) {
+    auto found = outcome.evaluation.layer_cosine.find(layer->name);
+    return found == outcome.evaluation.layer_cosine.end() ? std::nan("") : found->second;
+  };
+  evaluate();
+
+  // 1. The cheap rungs, every failing layer at once, twice: the other
+  //    calibrator, then INT16 (for an INT16 layer: INT8, then the other
+  //    calibrator at INT8). One evaluation measures a whole round.
+  for (int round = 0; round < 2; ++round) {
+    std::vector<FallbackStep> climbed;
+    for (QuantLayer* layer : candidates) {
+      if (!Misses(cosine_of(layer), targets.layer_cosine)) continue;
+      const std::string from = DescribeSetting(*layer);
+      const Rung reached = Climb(*layer, rungs[layer->name], originals.at(layer->name));
+      if (reached == Rung::kFloat) continue;
+      FallbackStep step;
+      step.layer = layer->name;
+      step.from = from;
+      step.layer_cosine_before = cosine_of(layer);
+      rungs[layer->name] = reached;
+      step.to = DescribeSetting(*layer);
+      record[layer->name] = CalibrateLayer(float_graph, *layer, cache);
+      climbed.push_back(step);
+    }
+    if (climbed.empty()) break;
+    evaluate();
+    for (FallbackStep& step : climbed) {
+      step.layer_cosine_after = outcome.evaluation.layer_cosine.count(step.layer) != 0
+                                    ? outcome.evaluation.layer_cosine.at(step.layer)
+                                    : std::nan("");
+      step.output_cosine_after = outcome.evaluation.output_cosine;
+      outcome.steps.push_back(step);
+    }
+  }
+  if (!Misses(outcome.evaluation.output_cosine, targets.output_cosine)) return outcome;
+
+  // 2. The smallest set of the most sensitive layers whose return to float
+  //    lifts the output to its target: the layers ranked once by sensitivity
+  //    (layer_sensitivity.h), then a binary search over how many of the top
+  //    go float, assuming more float never hurts (AMCT's accuracy-based
+  //    search does the same).
+  std::vector<std::pair<double, QuantLayer*>> ranked;
+  for (QuantLayer* layer : candidates) {
+    ranked.emplace_back(LayerSensitivity(float_graph, *layer, record.at(layer->name), cache), layer);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const std::vector<std::string> settings = [&] {
+    std::vector<std::string> described;
+    for (const auto& [sensitivity, layer] : ranked) described.push_back(DescribeSetting(*layer));
+    return described;
+  }();
+  const std::vector<double> cosines_before = [&] {
+    std::vector<double> before;
+    for (const auto& [sensitivity, layer] : ranked) before.push_back(cosine_of(layer));
+    return before;
+  }();
+  auto set_float_count = [&](size_t count) {
+    for (size_t i = 0; i < ranked.size(); ++i) ranked[i].second->quantize = i >= count;
+  };
+  size_t failing = 0, passing = ranked.size();  // float counts known to miss and to meet the target
+  Evaluation passing_evaluation;
+  bool have_passing = false;
+  while (passing - failing > 1) {
+    const size_t middle = failing + (passing - failing) / 2;
+    set_float_count(middle);
+    evaluate();
+    if (Misses(outcome.evaluation.output_cosine, targets.output_cosine)) {
+      failing = middle;
+    } else {
+      passing = middle;
+      passing_evaluation = outcome.evaluation;
+      have_passing = true;
+    }
+  }
+  set_float_count(passing);
+  if (have_passing) {
+    outcome.evaluation = std::move(passing_evaluation);
+  } else {
+    evaluate();  // every ranked layer in float
+  }
+  for (size_t i = 0; i < passing; ++i) {
+    QuantLayer& layer = *ranked[i].second;
+    layer.reason = fmt::format("fallback: the {} most sensitive of {} layers go float so that the output cosine "
+                               "reaches {} (this one's sensitivity {:.3g})",
+                               passing, ranked.size(), targets.output_cosine, ranked[i].first);
+    record.erase(layer.name);
+    FallbackStep step;
+    step.layer = layer.name;
+    step.from = settings[i];
+    step.to = "float";
+    step.layer_cosine_before = cosines_before[i];
+    step.layer_cosine_after = std::nan("");
     step.output_cosine_after = outcome.evaluation.output_cosine;
     outcome.steps.push_back(step);
-    if (progress) progress(outcome.steps.size(), max_steps);
   }
   return outcome;
 }

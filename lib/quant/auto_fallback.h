@@ -1,11 +1,14 @@
 // The automatic fallback ladder (docs/quantization.md, "Automatic fallback").
 //
-// AMCT, NNCF and INC fall back only to float. Here a layer that misses the
-// per-layer cosine gate first tries the cheaper rungs: another activation
-// calibrator (IFMR <-> HFMG), then INT16 activations, and only then float.
-// Errors flow downstream, so the earliest failing layer (in execution order)
-// climbs first, one rung at a time, and every layer is re-measured after each
-// change before the next one is picked.
+// AMCT, NNCF and INC fall back only to float. Here the layers that miss the
+// per-layer cosine gate first try the cheaper rungs, all at once, one
+// evaluation of the model per round: another activation calibrator
+// (IFMR <-> HFMG), then INT16 activations (an INT16 layer: INT8 first, as the
+// seed prescribes). If the output still misses its target, the layers are
+// ranked once by sensitivity (layer_sensitivity.h) and a binary search finds
+// the fewest most-sensitive layers whose return to float lifts the output to
+// the target: about log2(layers) evaluations instead of one per layer and
+// rung, and every other layer stays quantized.
 #pragma once
 
 #include <map>

@@ -232,7 +232,38 @@ TEST_CASE("Quantize: an INT16 layer's first rung is INT8, and the calibrator swa
     if (step.layer == "conv1") conv1.push_back(step.from + " -> " + step.to);
   }
   CHECK(conv1 == std::vector<std::string>{"INT16 ifmr -> INT8 ifmr", "INT8 ifmr -> INT8 hfmg", "INT8 hfmg -> float"});
-  CHECK_THAT(LayerNamed(result, "conv1").decision, Catch::StartsWith("skipped: fallback: layer cosine"));
+  CHECK_THAT(LayerNamed(result, "conv1").decision, Catch::StartsWith("skipped: fallback: the 4 most sensitive of 4"));
+}
+
+TEST_CASE("Quantize: the ranked search sends only the most sensitive layers to float", "[quantize]") {
+  // conv1's activations clipped at the 60th percentile: no calibrator rung is
+  // offered (the layer gate is off), so the search must find conv1, the most
+  // sensitive layer by far, and leave the others in INT8.
+  const auto dir = test::TempDir("quantize_ranked");
+  const std::string config = WriteText(dir / "cfg.txt", R"(
+override_layer_configs {
+  layer_name: "conv1"
+  calibration_config {
+    ifmr_quantize { max_percentile: 0.6 min_percentile: 0.6 search_range_start: 0.7 search_range_end: 0.71 }
+  }
+}
+)");
+  std::unique_ptr<Graph> graph = SmallCnn();
+  QuantizeOptions options;
+  options.config_path = config;
+  options.calibration_batches = Batches(1, 1);
+  options.layer_cosine = 1e-6;
+  options.target_output_cosine = 0.99;
+  QuantizeResult result = Quantize(*graph, options);
+  CHECK_THAT(LayerNamed(result, "conv1").decision, Catch::StartsWith("skipped: fallback: the 1 most sensitive of"));
+  for (const char* name : {"conv2", "fc"}) {
+    INFO(name);
+    CHECK(LayerNamed(result, name).decision == "INT8");
+  }
+  CHECK(result.output_cosine >= 0.99);
+  REQUIRE(result.fallback.size() == 1);
+  CHECK(result.fallback[0].layer == "conv1");
+  CHECK(result.fallback[0].to == "float");
 }
 
 TEST_CASE("Quantize: layers the ladder leaves in float are listed for op_precision_mode and keep_dtype",
