@@ -99,15 +99,24 @@ std::vector<int8_t> ArqQuantize(const float* w, const std::vector<int64_t>& dims
   return q;
 }
 
-double ArqNoiseRatio(const float* w, const std::vector<int64_t>& dims, int64_t channel_axis,
-                     const WeightQuantParams& params) {
+std::vector<float> ArqRestore(const float* w, const std::vector<int64_t>& dims, int64_t channel_axis,
+                              const WeightQuantParams& params) {
   const std::vector<int8_t> q = ArqQuantize(w, dims, channel_axis, params);
   const AxisView layout = LayoutOf(dims, channel_axis, params.scale.size() > 1);
-  double noise = 0, power = 0;
+  std::vector<float> restored(q.size());
   for (int64_t i = 0; i < layout.size(); ++i) {
     const int64_t c = layout.AxisIndexOf(i);
-    const double restored = (static_cast<double>(q[i]) - params.offset[c]) * params.scale[c];
-    noise += (w[i] - restored) * (w[i] - restored);
+    restored[i] = static_cast<float>((static_cast<double>(q[i]) - params.offset[c]) * params.scale[c]);
+  }
+  return restored;
+}
+
+double ArqNoiseRatio(const float* w, const std::vector<int64_t>& dims, int64_t channel_axis,
+                     const WeightQuantParams& params) {
+  const std::vector<float> restored = ArqRestore(w, dims, channel_axis, params);
+  double noise = 0, power = 0;
+  for (size_t i = 0; i < restored.size(); ++i) {
+    noise += (static_cast<double>(w[i]) - restored[i]) * (static_cast<double>(w[i]) - restored[i]);
     power += static_cast<double>(w[i]) * w[i];
   }
   return power > 0 ? noise / power : 0.0;

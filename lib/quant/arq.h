@@ -25,6 +25,10 @@ WeightQuantParams ArqCalibrate(const float* w, const std::vector<int64_t>& dims,
 std::vector<int8_t> ArqQuantize(const float* w, const std::vector<int64_t>& dims, int64_t channel_axis,
                                 const WeightQuantParams& params);
 
+// The weight as the integer layer sees it: (q - offset) * scale per element.
+std::vector<float> ArqRestore(const float* w, const std::vector<int64_t>& dims, int64_t channel_axis,
+                              const WeightQuantParams& params);
+
 // The weight's quantization noise relative to its power:
 // sum (w - (q - offset) * scale)^2 / sum w^2 (0 for an all-zero weight).
 double ArqNoiseRatio(const float* w, const std::vector<int64_t>& dims, int64_t channel_axis,

@@ -1,5 +1,7 @@
 #include "quant/calibration.h"
 
+#include "quant/bias_correction.h"
+
 #include <fmt/core.h>
 
 #include "ge/error.h"
@@ -80,6 +82,9 @@ LayerRecord CalibrateLayer(const Graph& graph, const QuantLayer& layer, const Ac
     const Node* node = graph.FindNode(layer.name);
     if (node == nullptr) throw Error(ErrorCode::kInternal, fmt::format("layer '{}' is not in the graph", layer.name));
     record.weights = CalibrateLayerWeights(*node, layer);
+    if (layer.config.bias_correction && layer.kind == QuantLayerKind::kWeighted) {
+      record.bias_correction = BiasCorrection(*node, layer, record, cache.batches_of(layer.activation_values[0]));
+    }
   }
   return record;
 }

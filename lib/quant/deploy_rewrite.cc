@@ -128,6 +128,26 @@ class DeployRewriter {
     return graph_.AddConstant(graph_.UniqueName(layer.name + "_bias_int32"), std::move(result));
   }
 
+  // The float bias plus the record's bias correction (a zero bias when the
+  // layer had none), before it becomes int32.
+  void CorrectBias(Node& node, size_t bias_input, const LayerRecord& record, const QuantLayer& layer) {
+    const std::vector<float>& shift = record.bias_correction;
+    std::vector<float> bias(shift.size(), 0.0f);
+    if (const Value* given = node.input(bias_input)) {
+      bias = TensorAsFloats(*given->constant(), fmt::format("layer '{}' bias", layer.name));
+    }
+    if (bias.size() != shift.size()) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  fmt::format("layer '{}': the record's bias_correction has {} values but the layer has {} output "
+                              "channels",
+                              layer.name, shift.size(), bias.size()));
+    }
+    for (size_t c = 0; c < bias.size(); ++c) bias[c] += shift[c];
+    const auto channels = static_cast<int64_t>(bias.size());
+    node.SetInput(bias_input, graph_.AddConstant(graph_.UniqueName(layer.name + "_bias_corrected"),
+                                                 Tensor::FromVector(DataType::kFloat, Shape({channels}), bias)));
+  }
+
   // Points the layer at its integer inputs and puts AscendDequant after it.
   // `scales` are scale_d * scale_w per output channel (or one per tensor).
   void FinishIntegerLayer(Node& node, const QuantLayer& layer, int bias_input, const std::vector<double>& scales,
@@ -200,6 +220,7 @@ class DeployRewriter {
     Tensor filter = Tensor::FromVector(DataType::kInt8, weight.shape(), codes);
 
     const int x_input = layer.op_type == "Conv2DTranspose" ? 1 : 0;
+    if (!record.bias_correction.empty()) CorrectBias(node, static_cast<size_t>(x_input + 2), record, layer);
     node.SetInput(static_cast<size_t>(x_input), Quantized(node.input(static_cast<size_t>(x_input)), a, layer));
     node.SetInput(weight_input, graph_.AddConstant(graph_.UniqueName(layer.name + "_weight_int8"), std::move(filter)));
     node.attrs().Set("offset_x", static_cast<int64_t>(a.offset));

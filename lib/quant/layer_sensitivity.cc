@@ -1,9 +1,7 @@
 #include "quant/layer_sensitivity.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include "quant/arq.h"
+#include "quant/fake_quant.h"
 #include "quant/layer_weights.h"
 
 namespace ge::quant {
@@ -11,16 +9,13 @@ namespace {
 
 // sum (x - dequant(quant(x)))^2 / sum x^2 over every batch of a float activation.
 double ActivationNoiseRatio(const std::vector<Tensor>& batches, const ActivationQuantParams& a) {
-  const int bits = a.dst_type == QuantDType::kInt16 ? 16 : 8;
-  const double q_min = -std::ldexp(1.0, bits - 1), q_max = std::ldexp(1.0, bits - 1) - 1;
   double noise = 0, power = 0;
   for (const Tensor& batch : batches) {
     const std::vector<float> values = TensorAsFloats(batch, "activation");
     for (const float x : values) {
-      const double q = std::clamp(std::nearbyint(double{x} / a.scale) + a.offset, q_min, q_max);
-      const double restored = (q - a.offset) * a.scale;
+      const double restored = FakeQuantize(x, a);
       noise += (x - restored) * (x - restored);
-      power += double{x} * x;
+      power += static_cast<double>(x) * x;
     }
   }
   return power > 0 ? noise / power : 0.0;

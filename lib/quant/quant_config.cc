@@ -149,6 +149,7 @@ void ApplyCalibration(const proto::CalibrationConfig& c, bool activation_offset,
   out->hfmg.dst_type = dst_type(hfmg.dst_type());
   out->activation_algo = c.has_hfmg_quantize() ? ActivationAlgo::kHfmg : ActivationAlgo::kIfmr;
   out->weight_compress_only = c.weight_compress_only();
+  out->bias_correction = c.bias_correction();
 }
 
 // The calibration block of `cfg`, every value explicit.
@@ -183,6 +184,7 @@ proto::CalibrationConfig CalibrationOf(const LayerQuantConfig& cfg) {
                   "SetLayerOverride: the minmax activation calibrator has no config form (valid: ifmr, hfmg)");
   }
   c.set_weight_compress_only(cfg.weight_compress_only);
+  if (cfg.bias_correction) c.set_bias_correction(true);
   return c;
 }
 

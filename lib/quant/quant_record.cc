@@ -38,6 +38,10 @@ class EntryReader {
     if (layer_.empty()) Fail("key", "", "the layer name (key) is missing");
     LayerRecord out;
     out.skip_fusion = r.skip_fusion();
+    for (float shift : r.bias_correction()) {
+      if (!std::isfinite(shift)) Fail("value", "bias_correction", fmt::format("{} is not a finite shift", shift));
+      out.bias_correction.push_back(shift);
+    }
 
     QuantDType dst_type = QuantDType::kInt8;
     if (r.has_dst_type() || r.has_act_type()) {
@@ -178,6 +182,7 @@ std::string QuantRecordToText(const QuantRecord& record) {
       value->set_wts_type(fmt::format("INT{}", layer.weights->quant_bits));
     }
     if (layer.skip_fusion) value->set_skip_fusion(true);
+    for (float shift : layer.bias_correction) value->add_bias_correction(shift);
   }
   std::string text;
   TextFormat::Printer printer;

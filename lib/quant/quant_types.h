@@ -58,6 +58,7 @@ struct LayerQuantConfig {
   IfmrParams ifmr;
   HfmgParams hfmg;             // used when activation_algo == kHfmg
   bool weight_compress_only = false;
+  bool bias_correction = false;  // ge's extension (bias_correction.h)
   bool skip_fusion = false;    // named in skip_fusion_layers, or do_fusion false
 
   QuantDType dst_type() const {
@@ -88,6 +89,7 @@ struct LayerRecord {
   std::optional<ActivationQuantParams> activation;         // absent for weight-only layers
   std::optional<ActivationQuantParams> second_activation;  // BatchMatMulV2 with two tensor inputs: x2's
   std::optional<WeightQuantParams> weights;                // absent for tensor-only layers (pooling, Add)
+  std::vector<float> bias_correction;                      // per output channel, added to the bias; empty: none
   bool skip_fusion = false;
 };
 

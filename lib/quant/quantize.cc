@@ -145,6 +145,13 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
       row.activation_algo = ActivationAlgoName(layer.config.activation_algo);
     }
     if (evaluation && evaluation->layer_cosine.count(layer.name) != 0) row.cosine = evaluation->layer_cosine[layer.name];
+    if (const auto found = record.find(layer.name); found != record.end() && !found->second.bias_correction.empty()) {
+      float largest = 0;
+      for (float shift : found->second.bias_correction) largest = std::max(largest, std::fabs(shift));
+      row.notes.push_back(fmt::format("bias correction: the mean output shift of quantization is removed (largest "
+                                      "|shift| {:.3g})",
+                                      largest));
+    }
     result.layers.push_back(std::move(row));
   }
   if (evaluation) {
