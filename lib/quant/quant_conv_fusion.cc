@@ -38,7 +38,11 @@ Node* FoldableQuantOutput(const Graph& graph, const Node& conv) {
   Node* reader = sums->uses()[0].node;
   const bool requant = reader->op_type() == "AscendRequant";
   if ((!requant && reader->op_type() != "AscendDequant") || Tagged(*reader, kSkipFusionAttr)) return nullptr;
-  if (Attr<int64_t>(*reader, "channel_axis") != 1) return nullptr;
+  // The scales run along the convolution's output channels: axis 1, or the
+  // last axis of a channels-last (TensorFlow NHWC) convolution.
+  const int64_t axis = Attr<int64_t>(*reader, "channel_axis");
+  const bool channels_last = Attr<std::string>(conv, "data_format") == "NHWC";
+  if (channels_last ? axis != -1 && axis != 3 : axis != 1) return nullptr;
   const bool float_output = Attr<int64_t>(*reader, "dtype") == static_cast<int64_t>(DataType::kFloat);
   if (!requant && (Attr<bool>(*reader, "sqrt_mode") || !float_output)) return nullptr;
   return FoldableScale(reader->input(1), requant) ? reader : nullptr;

@@ -198,6 +198,14 @@ TEST_CASE("a quantized NHWC TensorFlow network runs close to its float model", "
   }
   REQUIRE(result.layers.size() == 5);
 
+  // The NHWC convolutions fold their dequant into the fused int8 convolution, as NCHW ones do.
+  size_t fused = 0, dequants = 0;
+  for (const Node* node : result.graph->nodes()) {
+    fused += node->op_type() == "QuantConv2D";
+    dequants += node->op_type() == "AscendDequant";
+  }
+  CHECK(fused == 2);
+  CHECK(dequants == 1);  // the product's
   // On an input calibration never saw: the quantized model against the float one.
   const auto quantized = CompiledModel::Compile(result.graph->Clone());
   const auto float_model = CompiledModel::Compile(graph->Clone());
