@@ -28,6 +28,9 @@ class ActivationCache {
 
   // The value's tensor in every batch; throws for a value not captured.
   const std::vector<Tensor>& batches_of(const std::string& value_name) const;
+  bool contains(const std::string& value_name) const { return values_.count(value_name) != 0; }
+  // Adds a value derived from captured ones (SmoothQuant's x / s), per batch.
+  void Put(const std::string& value_name, std::vector<Tensor> batches) { values_[value_name] = std::move(batches); }
 
  private:
   std::map<std::string, std::vector<Tensor>> values_;

@@ -55,6 +55,10 @@ class ConfigChecker {
 
   void CheckCalibration(const proto::CalibrationConfig& c, const std::vector<FieldStep>& steps,
                         const std::string& display) const {
+    if (!(c.smooth_quant_alpha() >= 0 && c.smooth_quant_alpha() <= 1)) {
+      Fail(Append(steps, "smooth_quant_alpha"), display + ".smooth_quant_alpha",
+           fmt::format("{} is not in [0, 1] (0: off)", c.smooth_quant_alpha()));
+    }
     if (c.has_arq_quantize()) {
       const auto& arq = c.arq_quantize();
       const auto at = Append(steps, "arq_quantize");
@@ -150,6 +154,7 @@ void ApplyCalibration(const proto::CalibrationConfig& c, bool activation_offset,
   out->activation_algo = c.has_hfmg_quantize() ? ActivationAlgo::kHfmg : ActivationAlgo::kIfmr;
   out->weight_compress_only = c.weight_compress_only();
   out->bias_correction = c.bias_correction();
+  out->smooth_quant_alpha = c.smooth_quant_alpha();
 }
 
 // The calibration block of `cfg`, every value explicit.
@@ -185,6 +190,7 @@ proto::CalibrationConfig CalibrationOf(const LayerQuantConfig& cfg) {
   }
   c.set_weight_compress_only(cfg.weight_compress_only);
   if (cfg.bias_correction) c.set_bias_correction(true);
+  if (cfg.smooth_quant_alpha > 0) c.set_smooth_quant_alpha(cfg.smooth_quant_alpha);
   return c;
 }
 

@@ -38,6 +38,10 @@ class EntryReader {
     if (layer_.empty()) Fail("key", "", "the layer name (key) is missing");
     LayerRecord out;
     out.skip_fusion = r.skip_fusion();
+    for (float scale : r.smooth_scale()) {
+      if (!(scale > 0) || !std::isfinite(scale)) Fail("value", "smooth_scale", fmt::format("{} is not a positive scale", scale));
+      out.smooth_scale.push_back(scale);
+    }
     for (float shift : r.bias_correction()) {
       if (!std::isfinite(shift)) Fail("value", "bias_correction", fmt::format("{} is not a finite shift", shift));
       out.bias_correction.push_back(shift);
@@ -183,6 +187,7 @@ std::string QuantRecordToText(const QuantRecord& record) {
     }
     if (layer.skip_fusion) value->set_skip_fusion(true);
     for (float shift : layer.bias_correction) value->add_bias_correction(shift);
+    for (float scale : layer.smooth_scale) value->add_smooth_scale(scale);
   }
   std::string text;
   TextFormat::Printer printer;

@@ -59,6 +59,7 @@ struct LayerQuantConfig {
   HfmgParams hfmg;             // used when activation_algo == kHfmg
   bool weight_compress_only = false;
   bool bias_correction = false;  // ge's extension (bias_correction.h)
+  float smooth_quant_alpha = 0;  // ge's extension (smooth_quant.h); 0: off
   bool skip_fusion = false;    // named in skip_fusion_layers, or do_fusion false
 
   QuantDType dst_type() const {
@@ -90,6 +91,7 @@ struct LayerRecord {
   std::optional<ActivationQuantParams> second_activation;  // BatchMatMulV2 with two tensor inputs: x2's
   std::optional<WeightQuantParams> weights;                // absent for tensor-only layers (pooling, Add)
   std::vector<float> bias_correction;                      // per output channel, added to the bias; empty: none
+  std::vector<float> smooth_scale;                         // per input channel (smooth_quant.h); empty: none
   bool skip_fusion = false;
 };
 

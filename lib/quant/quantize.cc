@@ -20,6 +20,7 @@
 #include "quant/device_independent_compile.h"
 #include "quant/layer_support.h"
 #include "quant/product_rules.h"
+#include "quant/smooth_quant.h"
 #include "quant/quant_config.h"
 #include "quant/quant_record.h"
 
@@ -118,8 +119,17 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
   // Only the fallback needs activations when the factors come from a record.
   std::vector<std::string> wanted = ActivationValues(layers);
   if (!calibrate && !options.target_output_cosine) wanted.clear();
-  const ActivationCache cache(*prepared, wanted, batches, options.compile_options, report("calibrate"));
-  QuantRecord record = calibrate ? CalibrateLayers(*prepared, layers, cache) : ReadQuantRecord(options.record_in);
+  ActivationCache cache(*prepared, wanted, batches, options.compile_options, report("calibrate"));
+  QuantRecord record;
+  if (calibrate) {
+    // SmoothQuant rewrites the float graph before anything is calibrated on it.
+    const std::map<std::string, std::vector<float>> smoothed = SmoothProducts(*prepared, layers, cache, nullptr);
+    record = CalibrateLayers(*prepared, layers, cache);
+    for (const auto& [name, scales] : smoothed) record[name].smooth_scale = scales;
+  } else {
+    record = ReadQuantRecord(options.record_in);
+    SmoothProducts(*prepared, layers, cache, &record);
+  }
 
   QuantizeResult result;
   std::optional<Evaluation> evaluation;
@@ -145,6 +155,10 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
       row.activation_algo = ActivationAlgoName(layer.config.activation_algo);
     }
     if (evaluation && evaluation->layer_cosine.count(layer.name) != 0) row.cosine = evaluation->layer_cosine[layer.name];
+    if (const auto found = record.find(layer.name); found != record.end() && !found->second.smooth_scale.empty()) {
+      row.notes.push_back(fmt::format("SmoothQuant: {} input channels rescaled (alpha {})",
+                                      found->second.smooth_scale.size(), layer.config.smooth_quant_alpha));
+    }
     if (const auto found = record.find(layer.name); found != record.end() && !found->second.bias_correction.empty()) {
       float largest = 0;
       for (float shift : found->second.bias_correction) largest = std::max(largest, std::fabs(shift));
