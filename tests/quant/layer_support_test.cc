@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "ge/builder.h"
+#include "plan_support.h"
 #include "quant/quant_config.h"
 
 using ge::DataType;
@@ -15,28 +16,16 @@ using ge::Tensor;
 using ge::Value;
 using ge::quant::QuantLayer;
 using ge::quant::QuantLayerKind;
+using ge::test::Layer;
+using ge::test::Ramp;
 
 namespace {
-
-// A float32 constant with distinct small values, so nothing about it is special.
-Tensor Ramp(const Shape& shape, DataType dtype = DataType::kFloat) {
-  std::vector<float> values(static_cast<size_t>(shape.NumElements()));
-  for (size_t i = 0; i < values.size(); ++i) values[i] = 0.01f * static_cast<float>(i % 17) - 0.05f;
-  if (dtype == DataType::kFloat) return Tensor::FromVector(dtype, shape, values);
-  std::vector<_Float16> halves(values.begin(), values.end());
-  return Tensor::FromVector(dtype, shape, halves);
-}
 
 std::vector<QuantLayer> Plan(ge::GraphBuilder& b, const std::string& config_text = "") {
   std::unique_ptr<ge::Graph> graph = b.Build();
   return ge::quant::PlanQuantLayers(*graph, ge::quant::ParseQuantConfig(config_text, "test.cfg"));
 }
 
-const QuantLayer& Layer(const std::vector<QuantLayer>& layers, const std::string& name) {
-  auto it = std::find_if(layers.begin(), layers.end(), [&](const QuantLayer& l) { return l.name == name; });
-  REQUIRE(it != layers.end());
-  return *it;
-}
 
 Value* Conv(ge::GraphBuilder& b, Value* x, Value* w, const std::string& name) {
   return b.Conv2D(x, w, nullptr, {}, name);

@@ -9,6 +9,7 @@
 
 #include "ge/builder.h"
 #include "ge/error.h"
+#include "plan_support.h"
 #include "quant/layer_support.h"
 #include "quant/quant_config.h"
 #include "test_support.h"
@@ -20,21 +21,10 @@ using ge::Value;
 using ge::quant::ProductFamily;
 using ge::quant::ProductFromSocVersion;
 using ge::quant::QuantLayer;
+using ge::test::Layer;
+using ge::test::Ramp;
 
 namespace {
-
-Tensor Ramp(const Shape& shape, DataType dtype = DataType::kFloat) {
-  std::vector<float> values(static_cast<size_t>(shape.NumElements()));
-  for (size_t i = 0; i < values.size(); ++i) values[i] = 0.01f * static_cast<float>(i % 13) - 0.05f;
-  if (dtype == DataType::kFloat) return Tensor::FromVector(dtype, shape, values);
-  return Tensor::FromVector(dtype, shape, std::vector<_Float16>(values.begin(), values.end()));
-}
-
-const QuantLayer& Layer(const std::vector<QuantLayer>& layers, const std::string& name) {
-  auto it = std::find_if(layers.begin(), layers.end(), [&](const QuantLayer& l) { return l.name == name; });
-  REQUIRE(it != layers.end());
-  return *it;
-}
 
 // An ONNX-like graph: Conv, ConvTranspose, a Gemm, a two-tensor BatchMatMulV2.
 std::vector<QuantLayer> PlanFor(const std::string& soc_version, const std::string& config = "") {

@@ -74,6 +74,17 @@ const QuantizedLayer& LayerNamed(const QuantizeResult& result, const std::string
   throw std::logic_error("unreachable");
 }
 
+// IFMR told to clip conv1's input at the 60th percentile and to search only
+// [0.7, 0.71]: the layer misses the 0.99 gate by far.
+constexpr const char* kClippedConv1 = R"(
+override_layer_configs {
+  layer_name: "conv1"
+  calibration_config {
+    ifmr_quantize { max_percentile: 0.6 min_percentile: 0.6 search_range_start: 0.7 search_range_end: 0.71 }
+  }
+}
+)";
+
 std::string WriteText(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path) << text;
   return path.string();
@@ -160,14 +171,7 @@ TEST_CASE("Quantize: the fallback ladder tries another calibrator before float",
   // IFMR told to clip at the 60th percentile and search only [0.7, 0.71]:
   // conv1's input is clipped so hard that the layer misses the 0.99 gate.
   const auto dir = test::TempDir("quantize_fallback");
-  const std::string config = WriteText(dir / "cfg.txt", R"(
-override_layer_configs {
-  layer_name: "conv1"
-  calibration_config {
-    ifmr_quantize { max_percentile: 0.6 min_percentile: 0.6 search_range_start: 0.7 search_range_end: 0.71 }
-  }
-}
-)");
+  const std::string config = WriteText(dir / "cfg.txt", kClippedConv1);
   std::unique_ptr<Graph> graph = SmallCnn();
   QuantizeOptions options;
   options.config_path = config;
@@ -240,14 +244,7 @@ TEST_CASE("Quantize: the ranked search sends only the most sensitive layers to f
   // offered (the layer gate is off), so the search must find conv1, the most
   // sensitive layer by far, and leave the others in INT8.
   const auto dir = test::TempDir("quantize_ranked");
-  const std::string config = WriteText(dir / "cfg.txt", R"(
-override_layer_configs {
-  layer_name: "conv1"
-  calibration_config {
-    ifmr_quantize { max_percentile: 0.6 min_percentile: 0.6 search_range_start: 0.7 search_range_end: 0.71 }
-  }
-}
-)");
+  const std::string config = WriteText(dir / "cfg.txt", kClippedConv1);
   std::unique_ptr<Graph> graph = SmallCnn();
   QuantizeOptions options;
   options.config_path = config;
