@@ -37,6 +37,10 @@ std::unique_ptr<Pass> MakeLayerNormFusionPass();
 // "gelu_fusion": collapses x * 0.5 * (1 + erf(x / sqrt(2))) into one Gelu.
 std::unique_ptr<Pass> MakeGeluFusionPass();
 
+// "conv_bias_fold": turns Add(Conv2D(x, W[, b]), constant per-channel c) into
+// the convolution's bias b + c.
+std::unique_ptr<Pass> MakeConvBiasFoldPass();
+
 // "matmul_bias_fusion": turns Add(MatMulV2|BatchMatMulV2(x1, x2), constant bias [N])
 // into the product's own bias input.
 std::unique_ptr<Pass> MakeMatMulBiasFusionPass();

@@ -151,6 +151,7 @@ PassManager BuiltinPassesOnly() {
   manager.Register(PassStage::kInferShape, passes::MakeInferShapePass());
   manager.Register(PassStage::kAfterInferShape, passes::MakeConstantFoldingPass());
   manager.Register(PassStage::kAfterInferShape, passes::MakeConvBnFoldPass());
+  manager.Register(PassStage::kAfterInferShape, passes::MakeConvBiasFoldPass());
   // Before impl_mode: kernels' modes depend on the dtype a node computes in.
   manager.Register(PassStage::kPrecision, passes::MakePrecisionModePass());
   manager.Register(PassStage::kPrecision, passes::MakeImplModePass());

@@ -200,7 +200,7 @@ TEST_CASE("PassManager reports an unwritable dump directory as an IO error namin
 
 TEST_CASE("The built-in pipeline registers the documented passes in run order") {
   CHECK(PassManager::WithBuiltinPasses().PassNames() ==
-        std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold",
+        std::vector<std::string>{"identity_removal", "infer_shape", "constant_folding", "conv_bn_fold", "conv_bias_fold",
                                  "precision_mode", "impl_mode", "layer_norm_fusion", "gelu_fusion",
                                  "matmul_bias_fusion", "transpose_matmul_fusion", "dead_code_elimination"});
 }
