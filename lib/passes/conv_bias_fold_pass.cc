@@ -56,6 +56,7 @@ class ConvBiasFoldPass : public Pass {
         if (conv == nullptr || conv->op_type() != "Conv2D" || y->dtype() != DataType::kFloat ||
             IsGraphOutput(graph, y) || y->uses().size() != 1 || conv->input(kConvOffsetW) != nullptr ||
             conv->input(kConvFilter) == nullptr || conv->input(kConvFilter)->constant() == nullptr ||
+            conv->input(kConvFilter)->shape().unknown_rank() || conv->input(kConvFilter)->shape().rank() != 4 ||
             add->output(0)->shape() != y->shape()) {
           continue;
         }
