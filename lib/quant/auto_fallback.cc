@@ -147,23 +147,22 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
   //    (layer_sensitivity.h), then a binary search over how many of the top
   //    go float, assuming more float never hurts (AMCT's accuracy-based
   //    search does the same).
-  std::vector<std::pair<double, QuantLayer*>> ranked;
+  // Each layer with what the steps report of it, taken before the search moves it.
+  struct Ranked {
+    QuantLayer* layer;
+    double sensitivity;
+    std::string setting;
+    double cosine;
+  };
+  std::vector<Ranked> ranked;
   for (QuantLayer* layer : candidates) {
-    ranked.emplace_back(LayerSensitivity(float_graph, *layer, record.at(layer->name), cache), layer);
+    ranked.push_back({layer, LayerSensitivity(float_graph, *layer, record.at(layer->name), cache),
+                      DescribeSetting(*layer), cosine_of(layer)});
   }
-  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  const std::vector<std::string> settings = [&] {
-    std::vector<std::string> described;
-    for (const auto& [sensitivity, layer] : ranked) described.push_back(DescribeSetting(*layer));
-    return described;
-  }();
-  const std::vector<double> cosines_before = [&] {
-    std::vector<double> before;
-    for (const auto& [sensitivity, layer] : ranked) before.push_back(cosine_of(layer));
-    return before;
-  }();
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Ranked& a, const Ranked& b) { return a.sensitivity > b.sensitivity; });
   auto set_float_count = [&](size_t count) {
-    for (size_t i = 0; i < ranked.size(); ++i) ranked[i].second->quantize = i >= count;
+    for (size_t i = 0; i < ranked.size(); ++i) ranked[i].layer->quantize = i >= count;
   };
   size_t failing = 0, passing = ranked.size();  // float counts known to miss and to meet the target
   Evaluation passing_evaluation;
@@ -187,16 +186,16 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
     evaluate();  // every ranked layer in float
   }
   for (size_t i = 0; i < passing; ++i) {
-    QuantLayer& layer = *ranked[i].second;
+    QuantLayer& layer = *ranked[i].layer;
     layer.reason = fmt::format("fallback: the {} most sensitive of {} layers go float so that the output cosine "
                                "reaches {} (this one's sensitivity {:.3g})",
-                               passing, ranked.size(), targets.output_cosine, ranked[i].first);
+                               passing, ranked.size(), targets.output_cosine, ranked[i].sensitivity);
     record.erase(layer.name);
     FallbackStep step;
     step.layer = layer.name;
-    step.from = settings[i];
+    step.from = ranked[i].setting;
     step.to = "float";
-    step.layer_cosine_before = cosines_before[i];
+    step.layer_cosine_before = ranked[i].cosine;
     step.layer_cosine_after = std::nan("");
     step.output_cosine_after = outcome.evaluation.output_cosine;
     outcome.steps.push_back(step);

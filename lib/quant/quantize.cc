@@ -155,16 +155,19 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
       row.activation_algo = ActivationAlgoName(layer.config.activation_algo);
     }
     if (evaluation && evaluation->layer_cosine.count(layer.name) != 0) row.cosine = evaluation->layer_cosine[layer.name];
-    if (const auto found = record.find(layer.name); found != record.end() && !found->second.smooth_scale.empty()) {
-      row.notes.push_back(fmt::format("SmoothQuant: {} input channels rescaled (alpha {})",
-                                      found->second.smooth_scale.size(), layer.config.smooth_quant_alpha));
-    }
-    if (const auto found = record.find(layer.name); found != record.end() && !found->second.bias_correction.empty()) {
-      float largest = 0;
-      for (float shift : found->second.bias_correction) largest = std::max(largest, std::fabs(shift));
-      row.notes.push_back(fmt::format("bias correction: the mean output shift of quantization is removed (largest "
-                                      "|shift| {:.3g})",
-                                      largest));
+    if (const auto found = record.find(layer.name); found != record.end()) {
+      const LayerRecord& factors = found->second;
+      if (!factors.smooth_scale.empty()) {
+        row.notes.push_back(fmt::format("SmoothQuant: {} input channels rescaled (alpha {})",
+                                        factors.smooth_scale.size(), layer.config.smooth_quant_alpha));
+      }
+      if (!factors.bias_correction.empty()) {
+        float largest = 0;
+        for (float shift : factors.bias_correction) largest = std::max(largest, std::fabs(shift));
+        row.notes.push_back(fmt::format("bias correction: the mean output shift of quantization is removed "
+                                        "(largest |shift| {:.3g})",
+                                        largest));
+      }
     }
     result.layers.push_back(std::move(row));
   }

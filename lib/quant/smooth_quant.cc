@@ -25,10 +25,9 @@ int64_t InputChannels(const Tensor& weight, const QuantLayer& layer) {
   return weight.shape().dim(layer.weight_channel_axis == 0 ? 1 : 0);
 }
 
-float WeightAt(const std::vector<float>& w, const QuantLayer& layer, int64_t k, int64_t n, int64_t k_count,
-               int64_t n_count) {
-  return layer.weight_channel_axis == 0 ? w[static_cast<size_t>(n * k_count + k)]
-                                        : w[static_cast<size_t>(k * n_count + n)];
+// Where w[k][n] sits in x2, [K, N] or (transposed) [N, K].
+size_t WeightIndex(const QuantLayer& layer, int64_t k, int64_t n, int64_t k_count, int64_t n_count) {
+  return static_cast<size_t>(layer.weight_channel_axis == 0 ? n * k_count + k : k * n_count + n);
 }
 
 std::vector<float> Scales(const std::vector<Tensor>& batches, const Tensor& weight, const QuantLayer& layer) {
@@ -45,7 +44,7 @@ std::vector<float> Scales(const std::vector<Tensor>& batches, const Tensor& weig
   const std::vector<float> w = TensorAsFloats(weight, "weight");
   for (int64_t k = 0; k < k_count; ++k) {
     for (int64_t n = 0; n < n_count; ++n) {
-      w_max[k] = std::max(w_max[k], static_cast<double>(std::fabs(WeightAt(w, layer, k, n, k_count, n_count))));
+      w_max[k] = std::max(w_max[k], static_cast<double>(std::fabs(w[WeightIndex(layer, k, n, k_count, n_count)])));
     }
   }
   const double alpha = layer.config.smooth_quant_alpha;
@@ -81,10 +80,7 @@ void Apply(Graph& graph, QuantLayer& layer, const std::vector<float>& scales) {
   const int64_t n_count = weight.num_elements() / k_count;
   std::vector<float> w = TensorAsFloats(weight, fmt::format("layer '{}' weight", layer.name));
   for (int64_t k = 0; k < k_count; ++k) {
-    for (int64_t n = 0; n < n_count; ++n) {
-      const size_t i = static_cast<size_t>(layer.weight_channel_axis == 0 ? n * k_count + k : k * n_count + n);
-      w[i] *= scales[k];
-    }
+    for (int64_t n = 0; n < n_count; ++n) w[WeightIndex(layer, k, n, k_count, n_count)] *= scales[k];
   }
   std::vector<float> inverse;
   for (float s : scales) inverse.push_back(1.0f / s);
