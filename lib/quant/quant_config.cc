@@ -155,6 +155,7 @@ void ApplyCalibration(const proto::CalibrationConfig& c, bool activation_offset,
   out->weight_compress_only = c.weight_compress_only();
   out->bias_correction = c.bias_correction();
   out->smooth_quant_alpha = c.smooth_quant_alpha();
+  out->cross_layer_equalization = c.cross_layer_equalization();
 }
 
 // The calibration block of `cfg`, every value explicit.
@@ -191,6 +192,7 @@ proto::CalibrationConfig CalibrationOf(const LayerQuantConfig& cfg) {
   c.set_weight_compress_only(cfg.weight_compress_only);
   if (cfg.bias_correction) c.set_bias_correction(true);
   if (cfg.smooth_quant_alpha > 0) c.set_smooth_quant_alpha(cfg.smooth_quant_alpha);
+  if (cfg.cross_layer_equalization) c.set_cross_layer_equalization(true);
   return c;
 }
 

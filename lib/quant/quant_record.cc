@@ -38,10 +38,8 @@ class EntryReader {
     if (layer_.empty()) Fail("key", "", "the layer name (key) is missing");
     LayerRecord out;
     out.skip_fusion = r.skip_fusion();
-    for (float scale : r.smooth_scale()) {
-      if (!(scale > 0) || !std::isfinite(scale)) Fail("value", "smooth_scale", fmt::format("{} is not a positive scale", scale));
-      out.smooth_scale.push_back(scale);
-    }
+    out.smooth_scale = PositiveScales(r.smooth_scale(), "smooth_scale");
+    out.equalization_scale = PositiveScales(r.equalization_scale(), "equalization_scale");
     for (float shift : r.bias_correction()) {
       if (!std::isfinite(shift)) Fail("value", "bias_correction", fmt::format("{} is not a finite shift", shift));
       out.bias_correction.push_back(shift);
@@ -70,6 +68,16 @@ class EntryReader {
   }
 
  private:
+  template <typename Repeated>
+  std::vector<float> PositiveScales(const Repeated& scales, const char* field) const {
+    std::vector<float> out;
+    for (float scale : scales) {
+      if (!(scale > 0) || !std::isfinite(scale)) Fail("value", field, fmt::format("{} is not a positive scale", scale));
+      out.push_back(scale);
+    }
+    return out;
+  }
+
   ActivationQuantParams Activation(bool has_scale, float scale, int32_t offset, QuantDType dst_type,
                                    const char* scale_field, const char* offset_field) const {
     if (!has_scale) Fail("value", offset_field, fmt::format("is given without {}", scale_field));
@@ -188,6 +196,7 @@ std::string QuantRecordToText(const QuantRecord& record) {
     if (layer.skip_fusion) value->set_skip_fusion(true);
     for (float shift : layer.bias_correction) value->add_bias_correction(shift);
     for (float scale : layer.smooth_scale) value->add_smooth_scale(scale);
+    for (float scale : layer.equalization_scale) value->add_equalization_scale(scale);
   }
   std::string text;
   TextFormat::Printer printer;

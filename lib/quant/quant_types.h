@@ -60,6 +60,7 @@ struct LayerQuantConfig {
   bool weight_compress_only = false;
   bool bias_correction = false;  // ge's extension (bias_correction.h)
   float smooth_quant_alpha = 0;  // ge's extension (smooth_quant.h); 0: off
+  bool cross_layer_equalization = false;  // ge's extension (cross_layer_equalization.h)
   bool skip_fusion = false;    // named in skip_fusion_layers, or do_fusion false
 
   QuantDType dst_type() const {
@@ -92,6 +93,7 @@ struct LayerRecord {
   std::optional<WeightQuantParams> weights;                // absent for tensor-only layers (pooling, Add)
   std::vector<float> bias_correction;                      // per output channel, added to the bias; empty: none
   std::vector<float> smooth_scale;                         // per input channel (smooth_quant.h); empty: none
+  std::vector<float> equalization_scale;  // per output channel (cross_layer_equalization.h); empty: none
   bool skip_fusion = false;
 };
 

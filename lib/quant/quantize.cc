@@ -16,6 +16,7 @@
 #include "passes/impl_mode_ini.h"
 #include "quant/auto_fallback.h"
 #include "quant/calibration.h"
+#include "quant/cross_layer_equalization.h"
 #include "quant/deploy_rewrite.h"
 #include "quant/device_independent_compile.h"
 #include "quant/layer_support.h"
@@ -98,6 +99,15 @@ void FillLists(const std::vector<QuantLayer>& layers, const std::vector<Fallback
   }
 }
 
+std::string EqualizationNote(const EqualizedPair& pair) {
+  const auto [low, high] = std::minmax_element(pair.scales.begin(), pair.scales.end());
+  std::string note = fmt::format("cross-layer equalization with '{}': {} output channels divided by scales from "
+                                 "{:.3g} to {:.3g}",
+                                 pair.second, pair.scales.size(), *low, *high);
+  if (pair.held_by_clip > 0) note += fmt::format(" ({} bounded by the clip between them)", pair.held_by_clip);
+  return note;
+}
+
 }  // namespace
 
 QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options) {
@@ -120,16 +130,13 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
   std::vector<std::string> wanted = ActivationValues(layers);
   if (!calibrate && !options.target_output_cosine) wanted.clear();
   ActivationCache cache(*prepared, wanted, batches, options.compile_options, report("calibrate"));
-  QuantRecord record;
-  if (calibrate) {
-    // SmoothQuant rewrites the float graph before anything is calibrated on it.
-    const std::map<std::string, std::vector<float>> smoothed = SmoothProducts(*prepared, layers, cache, nullptr);
-    record = CalibrateLayers(*prepared, layers, cache);
-    for (const auto& [name, scales] : smoothed) record[name].smooth_scale = scales;
-  } else {
-    record = ReadQuantRecord(options.record_in);
-    SmoothProducts(*prepared, layers, cache, &record);
-  }
+  QuantRecord record = calibrate ? QuantRecord() : ReadQuantRecord(options.record_in);
+  // Cross-layer equalization and SmoothQuant rewrite the float graph before
+  // anything is calibrated on it (replaying: as the record says).
+  const QuantRecord* recorded = calibrate ? nullptr : &record;
+  const std::map<std::string, EqualizedPair> equalized = EqualizeConvPairs(*prepared, layers, cache, recorded);
+  const std::map<std::string, std::vector<float>> smoothed = SmoothProducts(*prepared, layers, cache, recorded);
+  if (calibrate) record = CalibrateLayers(*prepared, layers, cache);
 
   QuantizeResult result;
   std::optional<Evaluation> evaluation;
@@ -144,6 +151,12 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
     evaluation =
         EvaluateQuantization(*prepared, reference, layers, record, batches.front(), options.compile_options);
   }
+  // After the ladder, which recalibrates layers and drops the float ones' entries.
+  for (const auto& [name, pair] : equalized) record[name].equalization_scale = pair.scales;
+  for (const auto& [name, scales] : smoothed) record[name].smooth_scale = scales;
+  std::map<std::string, std::string> equalized_after;  // second layer -> first
+  for (const auto& [name, pair] : equalized) equalized_after[pair.second] = name;
+
   DeployOptions deploy;
   deploy.requant_fusion = options.requant_fusion;
   result.graph = BuildDeployGraph(*prepared, layers, record, deploy);
@@ -155,6 +168,13 @@ QuantizeResult Quantize(const Graph& float_graph, const QuantizeOptions& options
       row.activation_algo = ActivationAlgoName(layer.config.activation_algo);
     }
     if (evaluation && evaluation->layer_cosine.count(layer.name) != 0) row.cosine = evaluation->layer_cosine[layer.name];
+    if (const auto pair = equalized.find(layer.name); pair != equalized.end()) {
+      row.notes.push_back(EqualizationNote(pair->second));
+    }
+    if (const auto first = equalized_after.find(layer.name); first != equalized_after.end()) {
+      row.notes.push_back(fmt::format("cross-layer equalization: its input channels take the scales of '{}'",
+                                      first->second));
+    }
     if (const auto found = record.find(layer.name); found != record.end()) {
       const LayerRecord& factors = found->second;
       if (!factors.smooth_scale.empty()) {
