@@ -26,9 +26,14 @@ std::string DescribeSetting(const QuantLayer& layer) {
   return fmt::format("{} {}", QuantDTypeName(layer.config.dst_type()), ActivationAlgoName(layer.config.activation_algo));
 }
 
-// INT16 activations need an int16 kernel of the layer's op.
-bool HasInt16Form(const QuantLayer& layer) {
-  if (layer.kind == QuantLayerKind::kWeighted) return layer.op_type == "Conv2D" || layer.op_type == "MatMulV2";
+// INT16 activations need an int16 kernel of the layer's op; the int16
+// convolution is NCHW only (a TensorFlow model's Conv2D is NHWC).
+bool HasInt16Form(const Graph& graph, const QuantLayer& layer) {
+  if (layer.kind == QuantLayerKind::kWeighted && layer.op_type == "Conv2D") {
+    const Node* node = graph.FindNode(layer.name);
+    return node != nullptr && !ChannelsLast(*node);
+  }
+  if (layer.kind == QuantLayerKind::kWeighted) return layer.op_type == "MatMulV2";
   if (layer.kind == QuantLayerKind::kTensorOnly) return layer.op_type == "MaxPool" || layer.op_type == "MaxPoolV3";
   return false;
 }
@@ -37,7 +42,7 @@ void SetDstType(LayerQuantConfig& config, QuantDType type) { config.ifmr.dst_typ
 
 // Moves the layer to its next quantized rung; returns the rung reached, or
 // kFloat when none is left (the ranked search decides which layers go float).
-Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original) {
+Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original, bool has_int16_form) {
   const bool int16_start = original.dst_type() == QuantDType::kInt16;
   if (rung < Rung::kInt8 && int16_start && layer.kind != QuantLayerKind::kWeightOnly) {
     layer.config = original;
@@ -53,7 +58,7 @@ Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original) {
     SetDstType(layer.config, bits);
     return Rung::kOtherCalibrator;
   }
-  if (rung < Rung::kInt16 && !int16_start && HasInt16Form(layer)) {
+  if (rung < Rung::kInt16 && !int16_start && has_int16_form) {
     layer.config = original;
     SetDstType(layer.config, QuantDType::kInt16);
     return Rung::kInt16;
@@ -119,7 +124,8 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
     for (QuantLayer* layer : candidates) {
       if (!Misses(cosine_of(layer), targets.layer_cosine)) continue;
       const std::string from = DescribeSetting(*layer);
-      const Rung reached = Climb(*layer, rungs[layer->name], originals.at(layer->name));
+      const Rung reached =
+          Climb(*layer, rungs[layer->name], originals.at(layer->name), HasInt16Form(float_graph, *layer));
       if (reached == Rung::kFloat) continue;
       FallbackStep step;
       step.layer = layer->name;

@@ -52,9 +52,7 @@ std::vector<float> BiasCorrection(const Node& node, const QuantLayer& layer, con
 
   // The activation's channels: a convolution's C (axis 1, or the last for
   // NHWC), a product's K (the last axis of x1).
-  const AttrValue* format = node.attrs().Find("data_format");
-  const bool channels_last = format != nullptr && std::holds_alternative<std::string>(*format) &&
-                             std::get<std::string>(*format) == "NHWC";
+  const bool channels_last = ChannelsLast(node);
   const int rank = static_cast<int>(activations.front().shape().rank());
   const int axis_from_end = conv && !channels_last ? rank - 2 : 0;
   const int64_t groups = conv ? node.attrs().GetInt("groups") : 1;

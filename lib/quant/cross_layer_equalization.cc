@@ -47,11 +47,6 @@ std::optional<float> ActivationTop(const Node& node) {
   return std::nullopt;
 }
 
-bool ChannelsLast(const Node& conv) {
-  const AttrValue* format = conv.attrs().Find("data_format");
-  return format != nullptr && std::holds_alternative<std::string>(*format) && std::get<std::string>(*format) == "NHWC";
-}
-
 // A float32 Conv2D with a constant 4-D filter, an optional constant bias and no offset_w.
 bool PlainConv(const Node& node) {
   if (node.op_type() != "Conv2D" || node.num_inputs() < 2) return false;

@@ -179,10 +179,7 @@ class DeployRewriter {
   // convolutions 1, or the last axis of a channels-last one (TensorFlow's NHWC).
   static int64_t OutputChannelAxis(const Node& node) {
     if (IsMatMul(node.op_type())) return -1;
-    const AttrValue* format = node.attrs().Find("data_format");
-    const bool channels_last = format != nullptr && std::holds_alternative<std::string>(*format) &&
-                               std::get<std::string>(*format) == "NHWC";
-    return channels_last ? -1 : 1;
+    return ChannelsLast(node) ? -1 : 1;
   }
 
   void RewriteWeighted(Node& node, const QuantLayer& layer, const LayerRecord& record) {

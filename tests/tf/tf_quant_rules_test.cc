@@ -169,6 +169,41 @@ TEST_CASE("skip_layer_types takes TensorFlow's op types", "[tf][quant]") {
   CHECK(Layer(layers, "conv").quantize);
 }
 
+namespace {
+
+std::unique_ptr<Graph> ConvReluConvGraph() {
+  tf::GraphDef g;
+  Placeholder(g, "image", {1, 8, 8, 3});
+  Conv(g, "conv", "Conv2D", "image", {3, 3, 3, 4});
+  Add(g, "relu", "Relu", {"conv"});
+  Conv(g, "conv2", "Conv2D", "relu", {3, 3, 4, 2});
+  return ImportTensorFlowFile(WriteGraph(g, "tf_conv_relu_conv"));
+}
+
+}  // namespace
+
+// ge's int16 convolution is NCHW only: the ladder skips the INT16 rung for an
+// NHWC Conv2D (it used to fail the compile), and a config asking INT16 of one
+// keeps it float, saying why.
+TEST_CASE("an NHWC Conv2D climbs the ladder without the INT16 rung", "[tf][quant]") {
+  const std::unique_ptr<Graph> graph = ConvReluConvGraph();
+  QuantizeOptions options;
+  options.calibration_batches = {{Tensor::FromVector(DataType::kFloat, Shape({1, 8, 8, 3}), test::RandomVector(192, 5))}};
+  options.layer_cosine = 0.9999999;  // no layer passes: each climbs every rung it has
+  options.target_output_cosine = 0.9999999;
+  const QuantizeResult result = Quantize(*graph, options);
+  std::vector<std::string> conv;
+  for (const FallbackStep& step : result.fallback) {
+    if (step.layer == "conv") conv.push_back(step.from + " -> " + step.to);
+  }
+  CHECK(conv == std::vector<std::string>{"INT8 ifmr -> INT8 hfmg", "INT8 hfmg -> float"});
+
+  const std::vector<QuantLayer> layers = quant::PlanQuantLayers(
+      *graph, quant::ParseQuantConfig("common_config { ifmr_quantize { dst_type: INT16 } }\n", "test.cfg"));
+  CHECK_FALSE(Layer(layers, "conv").quantize);
+  CHECK_THAT(Layer(layers, "conv").reason, Catch::Contains("Conv2D data_format NHWC quantizes INT8 only"));
+}
+
 TEST_CASE("a quantized NHWC TensorFlow network runs close to its float model", "[tf][quant]") {
   tf::GraphDef g;
   Placeholder(g, "image", {1, 10, 10, 3});
