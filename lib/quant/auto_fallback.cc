@@ -68,6 +68,15 @@ Rung Climb(QuantLayer& layer, Rung rung, const LayerQuantConfig& original, bool 
 
 bool Misses(double cosine, double threshold) { return !std::isnan(cosine) && cosine < threshold; }
 
+// The most layers whose sensitivity the search measures, one evaluation each.
+constexpr size_t kMeasuredLayers = 96;
+
+// Cosine a hurts the output more than cosine b; NaN (nothing to compare) hurts least.
+bool Worse(double a, double b) {
+  if (std::isnan(a)) return false;
+  return std::isnan(b) || a < b;
+}
+
 }  // namespace
 
 Evaluation EvaluateQuantization(const Graph& float_graph, const CapturedReference& reference,
@@ -104,8 +113,8 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
   const CapturedReference reference(float_graph, inputs, options);
   FallbackOutcome outcome;
   size_t evaluations = 0;
-  // Two rounds of rungs, then a binary search over at most every layer.
-  const size_t planned = 3 + static_cast<size_t>(std::ceil(std::log2(double(candidates.size()) + 1)));
+  // Two rounds of rungs, then the ranking and a binary search over at most every layer.
+  size_t planned = 3 + static_cast<size_t>(std::ceil(std::log2(double(candidates.size()) + 1)));
   auto evaluate = [&] {
     outcome.evaluation = EvaluateQuantization(float_graph, reference, layers, record, inputs, options);
     if (progress) progress(std::min(++evaluations, planned), planned);
@@ -149,24 +158,37 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
   if (!Misses(outcome.evaluation.output_cosine, targets.output_cosine)) return outcome;
 
   // 2. The smallest set of the most sensitive layers whose return to float
-  //    lifts the output to its target: the layers ranked once by sensitivity
-  //    (layer_sensitivity.h), then a binary search over how many of the top
-  //    go float, assuming more float never hurts (AMCT's accuracy-based
-  //    search does the same).
+  //    lifts the output to its target: the layers ranked once, then a binary
+  //    search over how many of the top go float, assuming more float never
+  //    hurts (AMCT's accuracy-based search does the same). The ranking is
+  //    measured: the output cosine with each layer quantized alone, which
+  //    sees how its error grows or fades downstream (a network's last layer
+  //    spoils the output that a proxy rates mild). Past kMeasuredLayers, the
+  //    rest keep the order of the proxy (layer_sensitivity.h), which also
+  //    picks the layers that are measured.
   // Each layer with what the steps report of it, taken before the search moves it.
   struct Ranked {
     QuantLayer* layer;
-    double sensitivity;
+    double proxy;
+    double alone = std::nan("");  // the output cosine with only this layer quantized; NaN: not measured
     std::string setting;
     double cosine;
   };
   std::vector<Ranked> ranked;
   for (QuantLayer* layer : candidates) {
-    ranked.push_back({layer, LayerSensitivity(float_graph, *layer, record.at(layer->name), cache),
+    ranked.push_back({layer, LayerSensitivity(float_graph, *layer, record.at(layer->name), cache), std::nan(""),
                       DescribeSetting(*layer), cosine_of(layer)});
   }
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const Ranked& a, const Ranked& b) { return a.sensitivity > b.sensitivity; });
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.proxy > b.proxy; });
+  const size_t measured = std::min(ranked.size(), kMeasuredLayers);
+  planned += measured;
+  for (size_t i = 0; i < measured; ++i) {
+    for (Ranked& other : ranked) other.layer->quantize = &other == &ranked[i];
+    evaluate();
+    ranked[i].alone = outcome.evaluation.output_cosine;
+  }
+  std::stable_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(measured),
+                   [](const Ranked& a, const Ranked& b) { return Worse(a.alone, b.alone); });
   auto set_float_count = [&](size_t count) {
     for (size_t i = 0; i < ranked.size(); ++i) ranked[i].layer->quantize = i >= count;
   };
@@ -193,9 +215,12 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
   }
   for (size_t i = 0; i < passing; ++i) {
     QuantLayer& layer = *ranked[i].layer;
+    const std::string why = std::isnan(ranked[i].alone)
+                                ? fmt::format("its noise proxy {:.3g}", ranked[i].proxy)
+                                : fmt::format("quantized alone, it gives the output cosine {:.6f}", ranked[i].alone);
     layer.reason = fmt::format("fallback: the {} most sensitive of {} layers go float so that the output cosine "
-                               "reaches {} (this one's sensitivity {:.3g})",
-                               passing, ranked.size(), targets.output_cosine, ranked[i].sensitivity);
+                               "reaches {} ({})",
+                               passing, ranked.size(), targets.output_cosine, why);
     record.erase(layer.name);
     FallbackStep step;
     step.layer = layer.name;
