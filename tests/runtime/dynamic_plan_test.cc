@@ -229,6 +229,62 @@ TEST_CASE("dynamic plans: the static head before a NonZero is planned, the rest 
   CHECK(stats.planned_runs == 4);
 }
 
+TEST_CASE("dynamic plans: the static regions before and after an If are planned around it", "[dynamic][plans]") {
+  // h = Tanh(x @ w1); g = If(c) then h + h else h * h; y = Sigmoid(g @ w2).
+  // The If makes the model dynamic and comes third, so a head alone (two
+  // nodes) was never worth a plan; the region after it makes it so.
+  constexpr int64_t kRows = 4, kIn = 8, kOut = 3;
+  const Tensor w1 = ge::test::RandomTensor({kIn, kIn}, 91);
+  const Tensor w2 = ge::test::RandomTensor({kIn, kOut}, 92);
+  auto branch = [](const std::string& name, const std::string& op) {
+    ge::GraphBuilder b(name);
+    ge::Value* h = b.Input("h", DataType::kFloat, {kRows, kIn});
+    b.Output(b.Op(op, {h, h})[0]);
+    return std::shared_ptr<const ge::Graph>(b.Build());
+  };
+  ge::GraphBuilder b("if_between_regions");
+  ge::Value* c = b.Input("c", DataType::kBool, {});
+  ge::Value* x = b.Input("x", DataType::kFloat, {kRows, kIn});
+  ge::Value* h = b.Op("Tanh", {b.BatchMatMul(x, b.Constant("w1", w1), false, false, "first")}, {}, 1, "tanh")[0];
+  ge::Value* g = b.Op("If", {c, h}, {{"then_branch", branch("then", "Add")}, {"else_branch", branch("else", "Mul")}},
+                      1, "pick")[0];
+  b.Output(b.Sigmoid(b.BatchMatMul(g, b.Constant("w2", w2), false, false, "second"), "sigmoid"));
+  auto model = ge::CompiledModel::Compile(b.Build(), kPlanAtOnce);
+  const ge::runtime::DynamicExecutor& executor = ExecutorOf(*model);
+
+  for (int run = 0; run < 4; ++run) {
+    const bool add = run % 2 == 0;
+    const Tensor input = ge::test::RandomTensor({kRows, kIn}, 93 + static_cast<uint32_t>(run));
+    const Tensor cond = Tensor::FromVector(DataType::kBool, Shape{}, std::vector<uint8_t>{add});
+    const Tensor y = model->Run({cond, input}).at(0);
+    REQUIRE(y.shape() == Shape({kRows, kOut}));
+    for (int64_t r = 0; r < kRows; ++r) {
+      std::vector<double> hidden(kIn);
+      for (int64_t j = 0; j < kIn; ++j) {
+        double sum = 0;
+        for (int64_t k = 0; k < kIn; ++k) sum += double{input.data_as<float>()[r * kIn + k]} * w1.data_as<float>()[k * kIn + j];
+        hidden[j] = add ? 2 * std::tanh(sum) : std::tanh(sum) * std::tanh(sum);
+      }
+      for (int64_t o = 0; o < kOut; ++o) {
+        double sum = 0;
+        for (int64_t j = 0; j < kIn; ++j) sum += hidden[j] * w2.data_as<float>()[j * kOut + o];
+        CHECK(y.data_as<float>()[r * kOut + o] == Approx(1 / (1 + std::exp(-sum))).epsilon(1e-5));
+      }
+    }
+  }
+  const ge::RunStats stats = model->run_stats();
+  CHECK(stats.plans_compiled == 1);
+  CHECK(stats.planned_runs == 4);
+  // The plan: the two regions as static calls, the If between them.
+  const std::shared_ptr<const ge::CompiledModel> plan = executor.plans().Peek({0, 2, kRows, kIn});
+  REQUIRE(plan != nullptr);
+  std::multiset<std::string> steps;
+  for (const ge::Node* node : plan->graph().nodes()) {
+    if (node->op_type() != "Data" && node->op_type() != "Const") steps.insert(node->op_type());
+  }
+  CHECK(steps == std::multiset<std::string>{"If", "PartitionedCall", "PartitionedCall"});
+}
+
 TEST_CASE("dynamic plans: weights kept only packed serve a planned head and the rest after a NonZero",
           "[dynamic][plans]") {
   // h = x @ w1 is the static head; the rows of h whose sum is positive

@@ -17,7 +17,7 @@
 #include "runtime/compile/compiler.h"
 #include "runtime/compile/kernel_selection.h"
 #include "runtime/compile/tensor_size_cap.h"
-#include "runtime/dynamic/static_head.h"
+#include "runtime/dynamic/static_regions.h"
 #include "runtime/execute/output_binding.h"
 #include "runtime/execute/run_model.h"
 #include "runtime/execute/run_profiler.h"
@@ -280,9 +280,10 @@ std::shared_ptr<const CompiledModel> DynamicExecutor::PlanFor(const std::vector<
   std::unique_ptr<CompiledModel::Impl> compiled = CompileGraph(std::move(graph), options);
   plans_compiled_.fetch_add(1, std::memory_order_relaxed);
   if (compiled->dynamic) {
-    // Some shape depends on data: the static head is planned inside a model
-    // that runs the rest node by node, and plans nothing of its own.
-    std::unique_ptr<Graph> split = SplitStaticHead(*compiled->graph);
+    // Some shape depends on data or control flow: the static regions around
+    // it are planned inside a model that runs the rest node by node, and
+    // plans nothing of its own.
+    std::unique_ptr<Graph> split = SplitStaticRegions(*compiled->graph);
     if (!split) {
       plannable_ = false;
       return nullptr;

@@ -21,10 +21,11 @@
 // the model compiled for those shapes, with the fusions and the planned
 // arena of a static model where every shape follows from the input shapes,
 // or, where some shape still depends on data or control flow, with its
-// static head planned and the rest node by node (static_head.h). A decoder
-// whose KV cache grows by one each token never repeats a signature and stays
-// on the first tier; an encoder fed a few batch shapes moves to plans. The
-// first signature whose head is too small to plan stops planning for good.
+// static regions planned and the rest node by node (static_regions.h). A
+// decoder whose KV cache grows by one each token never repeats a signature
+// and stays on the first tier; an encoder fed a few batch shapes moves to
+// plans. The first signature whose regions are too small to plan stops
+// planning for good.
 //
 // Runs share the kernel cache and the plans; each has its own frame, so any
 // number of threads may run one model at once.

@@ -8,8 +8,8 @@ namespace ge::runtime {
 
 size_t PlanCache::Charge(const Entry& entry) {
   const CompiledModel::Impl& impl = entry.plan->impl();
-  // A plan that runs the rest node by node after its static head
-  // (static_head.h) has no arenas of its own; its nodes are charged as steps.
+  // A plan that runs the rest node by node around its static regions
+  // (static_regions.h) has no arenas of its own; its nodes are charged as steps.
   if (impl.arenas == nullptr) return entry.own_bytes + impl.nodes.size() * kStepBytes;
   size_t arenas = std::max<size_t>(impl.arenas->allocated(), 1);
   return entry.own_bytes + arenas * impl.arenas->arena_bytes() + impl.steps.size() * kStepBytes;
@@ -58,6 +58,12 @@ void PlanCache::EvictBeyondCapacity() {
     index_.erase(entries_.back().signature);
     entries_.pop_back();
   }
+}
+
+std::shared_ptr<const CompiledModel> PlanCache::Peek(const Signature& signature) const {
+  std::lock_guard lock(mutex_);
+  auto it = index_.find(signature);
+  return it == index_.end() ? nullptr : it->second->plan;
 }
 
 size_t PlanCache::bytes() const {

@@ -50,6 +50,8 @@ class PlanCache {
   size_t size() const;
   size_t hits() const;
   size_t misses() const;
+  // The plan of `signature` (nullptr when absent), counted as neither hit nor use.
+  std::shared_ptr<const CompiledModel> Peek(const Signature& signature) const;
 
  private:
   struct Entry {
