@@ -2,10 +2,10 @@
 // holds (the cached activations, the constant weight, the layer's factors),
 // without running the model: the noise-to-signal ratio of its quantized
 // activation(s) over the calibration batches plus that of its quantized
-// weight. The fallback search (auto_fallback.cc) ranks the layers by it once
-// and keeps the least sensitive in INT8. A proxy: it does not see how a
-// layer's error grows or fades downstream, which the search's evaluations of
-// the whole model do.
+// weight. A proxy: it does not see how a layer's error grows or fades
+// downstream, so the fallback search (auto_fallback.cc) measures the layers
+// it rates most sensitive (the model run with each alone quantized) and uses
+// it to order only the rest.
 #pragma once
 
 #include "ge/graph.h"
