@@ -120,6 +120,27 @@ TEST_CASE("If and its branches survive a .gem round trip", "[runtime][control_fl
   CHECK(Values(loaded->Run({Bool(false), x})[0]) == std::vector<float>{2.25f, 4});
 }
 
+TEST_CASE("a branch whose inner values are untyped survives a .gem round trip", "[runtime][control_flow][gem]") {
+  // As an ONNX If's branch comes from the importer when the model does not
+  // annotate its intermediate values: y = x + x has no dtype or shape until
+  // the branch is compiled.
+  ge::GraphBuilder branch("then");
+  ge::Value* x_in = branch.Input("x", DataType::kFloat, {2});
+  ge::Value* y = branch.Op("Add", {x_in, x_in}, {}, 1, "double")[0];
+  branch.Output(branch.Op("Mul", {y, x_in}, {}, 1, "scale")[0]);
+  std::shared_ptr<ge::Graph> then_branch(branch.Build());
+  then_branch->FindNode("double")->output(0)->set_dtype(DataType::kUndefined);
+  then_branch->FindNode("double")->output(0)->set_shape(Shape::UnknownRank());
+  ge::GraphBuilder b("if_untyped_branch");
+  ge::Value* c = b.Input("c", DataType::kBool, {});
+  ge::Value* x = b.Input("x", DataType::kFloat, {2});
+  b.Output(b.Op("If", {c, x}, {{"then_branch", GraphPtr(then_branch)}, {"else_branch", Branch("else", "Mul")}})[0]);
+  auto loaded = RoundTrip(*ge::CompiledModel::Compile(b.Build()), "if_untyped_branch.gem");
+  const Tensor input = Floats({2}, {1.5f, 2});
+  CHECK(Values(loaded->Run({Bool(true), input})[0]) == std::vector<float>{4.5f, 8});
+  CHECK(Values(loaded->Run({Bool(false), input})[0]) == std::vector<float>{2.25f, 4});
+}
+
 TEST_CASE("If refuses a cond that is not one bool, naming the node", "[runtime][control_flow]") {
   ge::GraphBuilder b("if_vector_cond");
   ge::Value* c = b.Input("c", DataType::kBool, {Shape::kUnknownDim});

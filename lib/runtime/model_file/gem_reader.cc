@@ -182,7 +182,11 @@ class GemLoader {
           const gem::ValueDef& value_def = *graph_def.values()->Get(id);
           Value* value = node->output(i);
           value->set_name(value_def.name()->str());
-          value->set_dtype(ReadDataType(value_def.dtype(), "value '" + value->name() + "'"));
+          // A subgraph's value may be untyped until its graph is compiled (an
+          // ONNX branch whose intermediate values the model does not annotate).
+          value->set_dtype(value_def.dtype() == static_cast<int32_t>(DataType::kUndefined)
+                               ? DataType::kUndefined
+                               : ReadDataType(value_def.dtype(), "value '" + value->name() + "'"));
           if (dynamic_ && value_def.unknown_rank()) {
             value->set_shape(Shape::UnknownRank());
           } else {
