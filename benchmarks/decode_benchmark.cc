@@ -178,7 +178,6 @@ int main(int argc, char** argv) {
     // As ge run does: the model is never saved, so its weights are kept only packed.
     options.emplace("ge.exec.releasePackedConstants", "1");
     const bool gem = args.model.size() > 4 && args.model.compare(args.model.size() - 4, 4, ".gem") == 0;
-    if (gem) options.erase("ge.exec.releasePackedConstants");
     auto model = gem ? ge::CompiledModel::Load(args.model, options)
                      : ge::CompiledModel::Compile(ge::ImportOnnxFile(args.model), options);
     const std::vector<ge::TensorInfo>& inputs = model->inputs();

@@ -4,7 +4,7 @@
 # installs), interleaved on one machine; prints a table or --json.
 #
 # usage: benchmarks/decode_compare.sh MODEL.onnx [--prompt N] [--tokens N] [--threads N] [--rounds N] [--bind]
-#                                    [--json]
+#                                    [--ge-model MODEL.gem] [--json]
 # env:   GE_DECODE (default build/default/benchmarks/ge_decode_benchmark), ORT_BENCH
 #
 # The model follows ge_decode_benchmark's contract (benchmarks/export_decoder.py
@@ -14,10 +14,11 @@
 # process's baseline, and whether both generated the same tokens (and
 # PyTorch's, when MODEL.tokens.json from export_decoder.py is there).
 # --bind: ge binds the caches to caller buffers (ge_decode_benchmark --bind).
+# --ge-model: ge runs this file (MODEL compiled by `ge compile`), ORT MODEL.
 set -euo pipefail
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
-prompt=8 tokens=64 threads=1 rounds=3 json=0 bind=() model=
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+prompt=8 tokens=64 threads=1 rounds=3 json=0 bind=() model= ge_model=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --help) usage; exit 0 ;;
@@ -26,13 +27,17 @@ while [[ $# -gt 0 ]]; do
       declare "${1#--}=$2"; shift 2 ;;
     --json) json=1; shift ;;
     --bind) bind=(--bind); shift ;;
-    -*) echo "decode_compare: error: unknown option '$1' (valid: --prompt, --tokens, --threads, --rounds, --bind, --json)" >&2
+    --ge-model) [[ $# -ge 2 ]] || { echo "decode_compare: error: --ge-model needs a file" >&2; exit 2; }
+                ge_model=$2; shift 2 ;;
+    -*) echo "decode_compare: error: unknown option '$1' (valid: --prompt, --tokens, --threads, --rounds, --bind, --ge-model, --json)" >&2
         exit 2 ;;
     *) model=$1; shift ;;
   esac
 done
 [[ -n $model ]] || { usage >&2; exit 2; }
 [[ -f $model ]] || { echo "decode_compare: error: no model file $model" >&2; exit 1; }
+ge_model=${ge_model:-$model}
+[[ -f $ge_model ]] || { echo "decode_compare: error: no model file $ge_model" >&2; exit 1; }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ge=${GE_DECODE:-$repo/build/default/benchmarks/ge_decode_benchmark}
@@ -49,7 +54,7 @@ cp "$repo/benchmarks/ort_decode.mjs" "$cache/"
 rows=()
 for ((round = 1; round <= rounds; ++round)); do
   [[ $json == 1 ]] || echo "decode_compare: round $round of $rounds..." >&2
-  ge_json=$("$ge" "$model" --prompt "$prompt" --tokens "$tokens" --threads "$threads" "${bind[@]}" --json)
+  ge_json=$("$ge" "$ge_model" --prompt "$prompt" --tokens "$tokens" --threads "$threads" "${bind[@]}" --json)
   ort_json=$(node "$cache/ort_decode.mjs" "$model" "$prompt" "$tokens" "$threads" | tail -n 1)
   rows+=("$ge_json" "$ort_json")
 done

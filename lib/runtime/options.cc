@@ -231,7 +231,8 @@ void CheckLoadOptions(const Options& options) {
   static const std::set<std::string> kLoadOptions = {"ge.exec.intraOpThreads", "ge.exec.maxArenas",
                                                      "ge.exec.asyncWorkers", "ge.exec.dynamicPlanCacheBytes",
                                                      "ge.exec.dynamicPlanAfterRuns",
-                                                     "ge.exec.dynamicPackWeights", "ge.exec.symbolicShapes",
+                                                     "ge.exec.dynamicPackWeights", "ge.exec.releasePackedConstants",
+                                                     "ge.exec.symbolicShapes",
                                                      "ge.exec.maxLoopIterations", "ge.maxTensorBytes"};
   for (const auto& [key, value] : options) {
     // A misspelled key is reported as such, not as a compile-time option.

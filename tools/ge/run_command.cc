@@ -202,7 +202,7 @@ int Run(const ParsedArgs& args) {
   Options options = CollectOptions(args);
   // A run never saves the model, so its weights need not stay next to the
   // copies the kernels packed (unless the user says otherwise).
-  if (DetectModelFormat(path) != ModelFormat::kGem) options.emplace("ge.exec.releasePackedConstants", "1");
+  options.emplace("ge.exec.releasePackedConstants", "1");
 
   // The process with ge's libraries loaded and initialized, before the model:
   // what the model itself costs is the peak minus this.

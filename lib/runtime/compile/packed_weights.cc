@@ -6,6 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "graph/mapped_file.h"
+
 namespace ge::runtime {
 
 void KeepWeightsOnlyPacked(CompiledModel::Impl& impl, const device::Device& device) {
@@ -28,6 +30,13 @@ void KeepWeightsOnlyPacked(CompiledModel::Impl& impl, const device::Device& devi
     std::optional<device::Device::PackedWeight> packed = device.PackForEveryShape(*node->output(0));
     if (!packed) continue;
     kept->OfferStored(packed->bytes.data(), std::move(packed->layout), packed->packed_bytes);
+    // A model loaded from a .gem reads its plain bytes from the mapped file:
+    // the pages packing touched are handed back, as a static model's are
+    // once its kernels have packed them.
+    const Tensor& plain = *node->output(0)->constant();
+    if (impl.weights_file && impl.weights_file->Contains(plain.data())) {
+      impl.weights_file->ReleasePages(plain.data(), plain.nbytes());
+    }
     // The plain bytes go with the last handle on them: this one, unless the
     // caller kept a copy of the constant.
     node->attrs().Set("value", std::move(packed->bytes));
