@@ -77,8 +77,9 @@ class GE_API CompiledModel {
   // Loads a .gem file written by Save(); no re-import and no re-planning.
   // `options` may override the run-time options stored in the file (today:
   // ge.exec.intraOpThreads, ge.exec.maxArenas, ge.exec.asyncWorkers,
-  // ge.exec.dynamicPlanCacheBytes, ge.exec.dynamicPlanAfterRuns) and set the load's ge.maxTensorBytes (the
-  // file's own is not trusted); compile options are fixed in the file and are refused.
+  // ge.exec.dynamicPlanCacheBytes, ge.exec.dynamicPlanAfterRuns, ge.exec.dynamicPackWeights,
+  // ge.exec.releasePackedConstants, ge.exec.symbolicShapes, ge.exec.maxLoopIterations) and set the load's
+  // ge.maxTensorBytes (the file's own is not trusted); compile options are fixed in the file and are refused.
   static std::shared_ptr<const CompiledModel> Load(const std::string& path, const Options& options = {});
   static std::shared_ptr<const CompiledModel> LoadFromMemory(const void* data, size_t size,
                                                              const std::string& origin = "<memory>",
