@@ -182,9 +182,9 @@ class GemLoader {
           const gem::ValueDef& value_def = *graph_def.values()->Get(id);
           Value* value = node->output(i);
           value->set_name(value_def.name()->str());
-          // A subgraph's value may be untyped until its graph is compiled (an
+          // A dynamic model's value may be untyped until a run infers it (an
           // ONNX branch whose intermediate values the model does not annotate).
-          value->set_dtype(value_def.dtype() == static_cast<int32_t>(DataType::kUndefined)
+          value->set_dtype(dynamic_ && value_def.dtype() == static_cast<int32_t>(DataType::kUndefined)
                                ? DataType::kUndefined
                                : ReadDataType(value_def.dtype(), "value '" + value->name() + "'"));
           if (dynamic_ && value_def.unknown_rank()) {
