@@ -81,14 +81,14 @@ bool Worse(double a, double b) {
 
 Evaluation EvaluateQuantization(const Graph& float_graph, const CapturedReference& reference,
                                 const std::vector<QuantLayer>& layers, const QuantRecord& record,
-                                const std::vector<Tensor>& inputs, const Options& options) {
+                                const std::vector<Tensor>& inputs, const Options& options, MetricSet set) {
   DeployOptions deploy;
   deploy.requant_fusion = false;  // every quantized layer keeps a float output to compare
   std::unique_ptr<Graph> quantized = BuildDeployGraph(float_graph, layers, record, deploy);
   CompareOptions compare;
   compare.compile_options = options;
   Evaluation evaluation;
-  evaluation.comparison = CompareWithReference(reference, *quantized, inputs, compare);
+  evaluation.comparison = CompareWithReference(reference, *quantized, inputs, compare, set);
   // Rows follow execution order; a layer's last row is its float output.
   for (const LayerComparison& row : evaluation.comparison.layers) {
     if (!row.quant_layer.empty()) evaluation.layer_cosine[row.quant_layer] = row.metrics.cosine;
@@ -115,9 +115,16 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
   size_t evaluations = 0;
   // Two rounds of rungs, then the ranking and a binary search over at most every layer.
   size_t planned = 3 + static_cast<size_t>(std::ceil(std::log2(double(candidates.size()) + 1)));
+  // The search compares cosines only; the outcome's comparison, which the
+  // report and compare.csv show, gets every metric once, at the end.
   auto evaluate = [&] {
-    outcome.evaluation = EvaluateQuantization(float_graph, reference, layers, record, inputs, options);
+    outcome.evaluation =
+        EvaluateQuantization(float_graph, reference, layers, record, inputs, options, MetricSet::kCosineOnly);
     if (progress) progress(std::min(++evaluations, planned), planned);
+  };
+  auto finish = [&] {
+    outcome.evaluation = EvaluateQuantization(float_graph, reference, layers, record, inputs, options);
+    return std::move(outcome);
   };
   auto cosine_of = [&](const QuantLayer* layer) {
     auto found = outcome.evaluation.layer_cosine.find(layer->name);
@@ -155,7 +162,7 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
       outcome.steps.push_back(step);
     }
   }
-  if (!Misses(outcome.evaluation.output_cosine, targets.output_cosine)) return outcome;
+  if (!Misses(outcome.evaluation.output_cosine, targets.output_cosine)) return finish();
 
   // 2. The smallest set of the most sensitive layers whose return to float
   //    lifts the output to its target: the layers ranked once, then a binary
@@ -231,7 +238,7 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
     step.output_cosine_after = outcome.evaluation.output_cosine;
     outcome.steps.push_back(step);
   }
-  return outcome;
+  return finish();
 }
 
 }  // namespace ge::quant

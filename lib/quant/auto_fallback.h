@@ -31,9 +31,11 @@ struct Evaluation {
 };
 
 // `reference` is `float_graph` captured on `inputs` (model_compare.h).
+// `set`: every metric (the comparison a report shows), or the cosines alone.
 Evaluation EvaluateQuantization(const Graph& float_graph, const CapturedReference& reference,
                                 const std::vector<QuantLayer>& layers, const QuantRecord& record,
-                                const std::vector<Tensor>& inputs, const Options& options);
+                                const std::vector<Tensor>& inputs, const Options& options,
+                                MetricSet set = MetricSet::kAll);
 
 struct FallbackTargets {
   double layer_cosine = 0.99;

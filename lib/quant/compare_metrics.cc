@@ -174,7 +174,7 @@ TensorMetrics UndefinedMetrics(const std::string& note) {
   return m;
 }
 
-TensorMetrics CompareTensors(const Tensor& mine, const Tensor& truth) {
+TensorMetrics CompareTensors(const Tensor& mine, const Tensor& truth, MetricSet set) {
   if (mine.num_elements() != truth.num_elements()) {
     throw Error(ErrorCode::kInvalidArgument,
                 fmt::format("cannot compare a {}{} tensor ({} elements) with a {}{} ground truth ({} elements)",
@@ -184,6 +184,11 @@ TensorMetrics CompareTensors(const Tensor& mine, const Tensor& truth) {
   const std::vector<double> x = ToDoubles(mine, "My Output");
   const std::vector<double> y = ToDoubles(truth, "Ground Truth");
   if (x.empty()) return UndefinedMetrics("empty tensor");
+  if (set == MetricSet::kCosineOnly) {
+    TensorMetrics metrics = UndefinedMetrics("");
+    Cosine(x, y, metrics);
+    return metrics;
+  }
   TensorMetrics metrics;
   Cosine(x, y, metrics);
   AbsoluteErrors(x, y, metrics);

@@ -35,7 +35,10 @@ using TensorMetrics = CompareMetrics;
 // as the element counts match (the tensors are compared flattened).
 // Throws ge::Error: kInvalidArgument for different element counts,
 // kUnsupported for a non-numeric dtype (string, complex).
-TensorMetrics CompareTensors(const Tensor& mine, const Tensor& truth);
+// Which metrics to compute: all of them, or the cosine alone (the rest NaN),
+// for a search that compares many candidates by cosine only.
+enum class MetricSet { kAll, kCosineOnly };
+TensorMetrics CompareTensors(const Tensor& mine, const Tensor& truth, MetricSet set = MetricSet::kAll);
 
 // Every metric NaN, with `note` (a pair that could not be compared).
 TensorMetrics UndefinedMetrics(const std::string& note);

@@ -69,9 +69,10 @@ std::string QuantLayerOf(const Node& node) {
 }
 
 // The metrics, or the reason there are none (a dtype that cannot be compared).
-void Measure(const Tensor& mine, const Tensor& truth, CompareMetrics& metrics, std::string& fail_reason) {
+void Measure(const Tensor& mine, const Tensor& truth, quant::MetricSet set, CompareMetrics& metrics,
+             std::string& fail_reason) {
   try {
-    metrics = quant::CompareTensors(mine, truth);
+    metrics = quant::CompareTensors(mine, truth, set);
   } catch (const Error& error) {
     if (error.code() != ErrorCode::kUnsupported) throw;
     metrics = quant::UndefinedMetrics("");
@@ -82,7 +83,8 @@ void Measure(const Tensor& mine, const Tensor& truth, CompareMetrics& metrics, s
 std::vector<LayerComparison> CompareLayers(const quant::ActivationCapture& reference,
                                            const std::vector<Tensor>& reference_values,
                                            const quant::ActivationCapture& model,
-                                           const std::vector<Tensor>& model_values, double threshold) {
+                                           const std::vector<Tensor>& model_values, double threshold,
+                                           quant::MetricSet set) {
   std::unordered_map<std::string, size_t> reference_index;
   for (size_t i = 0; i < reference.values().size(); ++i) reference_index.emplace(reference.values()[i].name, i);
   std::unordered_map<const Node*, size_t> sequence;
@@ -118,7 +120,7 @@ std::vector<LayerComparison> CompareLayers(const quant::ActivationCapture& refer
     row.ground_truth_dtype = truth.dtype();
     row.tensor_index = static_cast<size_t>(value.producer_output());
     row.shape = mine.shape();
-    Measure(mine, truth, row.metrics, row.fail_reason);
+    Measure(mine, truth, set, row.metrics, row.fail_reason);
     row.below_threshold = BelowThreshold(row.metrics.cosine, threshold);
     row.quant_layer = QuantLayerOf(producer);
     layers.push_back(std::move(row));
@@ -129,7 +131,8 @@ std::vector<LayerComparison> CompareLayers(const quant::ActivationCapture& refer
 std::vector<OutputComparison> CompareOutputs(const quant::ActivationCapture& reference,
                                              const std::vector<Tensor>& reference_outputs,
                                              const quant::ActivationCapture& model,
-                                             const std::vector<Tensor>& model_outputs, double threshold) {
+                                             const std::vector<Tensor>& model_outputs, double threshold,
+                                             quant::MetricSet set) {
   std::vector<OutputComparison> outputs;
   for (size_t i = 0; i < model_outputs.size(); ++i) {
     OutputComparison row;
@@ -144,7 +147,7 @@ std::vector<OutputComparison> CompareOutputs(const quant::ActivationCapture& ref
                               row.name, row.shape.ToString(), row.ground_truth,
                               reference_outputs[i].shape().ToString()));
     }
-    Measure(model_outputs[i], reference_outputs[i], row.metrics, row.fail_reason);
+    Measure(model_outputs[i], reference_outputs[i], set, row.metrics, row.fail_reason);
     row.below_threshold = BelowThreshold(row.metrics.cosine, threshold);
     outputs.push_back(std::move(row));
   }
@@ -178,7 +181,8 @@ CapturedReference::CapturedReference(const Graph& reference, const std::vector<T
     : capture(reference, options), run(capture.RunWithOutputs(inputs)) {}
 
 ModelComparison CompareWithReference(const CapturedReference& reference, const Graph& model,
-                                     const std::vector<Tensor>& inputs, const CompareOptions& options) {
+                                     const std::vector<Tensor>& inputs, const CompareOptions& options,
+                                     MetricSet set) {
   const Graph& reference_graph = reference.capture.graph();
   CheckSameInputs(reference_graph, model, inputs.size());
   const ActivationCapture model_capture(model, options.compile_options);
@@ -193,9 +197,9 @@ ModelComparison CompareWithReference(const CapturedReference& reference, const G
   ModelComparison comparison;
   comparison.cosine_threshold = options.cosine_threshold;
   comparison.layers =
-      CompareLayers(reference.capture, reference.run.values, model_capture, mine.values, options.cosine_threshold);
+      CompareLayers(reference.capture, reference.run.values, model_capture, mine.values, options.cosine_threshold, set);
   comparison.outputs = CompareOutputs(reference.capture, reference.run.outputs, model_capture, mine.outputs,
-                                      options.cosine_threshold);
+                                      options.cosine_threshold, set);
   comparison.output_cosine = LowestCosine(comparison.outputs);
   comparison.layers_below_threshold = static_cast<size_t>(std::count_if(
       comparison.layers.begin(), comparison.layers.end(), [](const LayerComparison& l) { return l.below_threshold; }));

@@ -7,6 +7,7 @@
 
 #include "ge/compare.h"
 #include "quant/activation_capture.h"
+#include "quant/compare_metrics.h"
 
 namespace ge::quant {
 
@@ -20,6 +21,7 @@ struct CapturedReference {
 
 // CompareModels (ge/compare.h) against a reference captured on the same inputs.
 ModelComparison CompareWithReference(const CapturedReference& reference, const Graph& model,
-                                     const std::vector<Tensor>& inputs, const CompareOptions& options);
+                                     const std::vector<Tensor>& inputs, const CompareOptions& options,
+                                     MetricSet set = MetricSet::kAll);
 
 }  // namespace ge::quant

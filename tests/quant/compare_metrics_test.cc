@@ -51,6 +51,21 @@ TEST_CASE("compare metrics: every metric of a small pair matches the hand comput
   CHECK(m.note.empty());
 }
 
+TEST_CASE("compare metrics: the cosine-only set gives the same cosine and nothing else") {
+  const Tensor mine = Floats({1, 3, -2, 4}), truth = Floats({1, 2, -2.5f, 5});
+  const TensorMetrics all = CompareTensors(mine, truth);
+  const TensorMetrics cosine = CompareTensors(mine, truth, MetricSet::kCosineOnly);
+  CHECK(cosine.cosine == all.cosine);
+  for (double other : {cosine.max_abs_error, cosine.mean_absolute_error, cosine.root_mean_square_error,
+                       cosine.relative_euclidean_distance, cosine.kl_divergence}) {
+    CHECK(std::isnan(other));
+  }
+  // Its special cases are the cosine's: one side zero is NaN with the note.
+  const TensorMetrics zero = CompareTensors(Floats({0, 0}), Floats({1, 2}), MetricSet::kCosineOnly);
+  CHECK(std::isnan(zero.cosine));
+  CHECK_THAT(zero.note, Contains("My Output is all zero"));
+}
+
 TEST_CASE("compare metrics: identical tensors give cosine 1 and zero errors") {
   const Tensor t = Floats({0.5f, -1.25f, 3, 7});
   const TensorMetrics m = CompareTensors(t, t.Clone());
