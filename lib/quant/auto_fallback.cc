@@ -220,14 +220,35 @@ FallbackOutcome RunFallbackLadder(const Graph& float_graph, std::vector<QuantLay
   } else {
     evaluate();  // every ranked layer in float
   }
+
+  // 3. Give back: the search assumed more float never hurts, but errors also
+  //    cancel. Each layer it sent to float, the least sensitive first, goes
+  //    back to INT8 when the output still reaches the target with it.
+  size_t floats = passing;
+  if (!Misses(outcome.evaluation.output_cosine, targets.output_cosine)) {
+    planned += passing;
+    Evaluation kept = outcome.evaluation;
+    for (size_t i = passing; i-- > 0;) {
+      ranked[i].layer->quantize = true;
+      evaluate();
+      if (Misses(outcome.evaluation.output_cosine, targets.output_cosine)) {
+        ranked[i].layer->quantize = false;
+      } else {
+        kept = outcome.evaluation;
+        --floats;
+      }
+    }
+    outcome.evaluation = std::move(kept);
+  }
   for (size_t i = 0; i < passing; ++i) {
     QuantLayer& layer = *ranked[i].layer;
+    if (layer.quantize) continue;  // given back
     const std::string why = std::isnan(ranked[i].alone)
                                 ? fmt::format("its noise proxy {:.3g}", ranked[i].proxy)
                                 : fmt::format("quantized alone, it gives the output cosine {:.6f}", ranked[i].alone);
-    layer.reason = fmt::format("fallback: the {} most sensitive of {} layers go float so that the output cosine "
-                               "reaches {} ({})",
-                               passing, ranked.size(), targets.output_cosine, why);
+    layer.reason = fmt::format("fallback: {} of {} layers go float so that the output cosine reaches {}: this one "
+                               "is among the {} most sensitive ({})",
+                               floats, ranked.size(), targets.output_cosine, passing, why);
     record.erase(layer.name);
     FallbackStep step;
     step.layer = layer.name;
