@@ -7,6 +7,7 @@
 #include "ge/builder.h"
 #include "ge/compiled_model.h"
 #include "ge/error.h"
+#include "ge/profile.h"
 #include "test_support.h"
 
 using ge::DataType;
@@ -105,6 +106,26 @@ TEST_CASE("optionals: with and without an element", "[sequence][optional]") {
   CHECK(some[2].elements().size() == 1);
   std::vector<Tensor> none = model->Run({Tensor::Optional(DataType::kFloat, std::nullopt)});
   CHECK_FALSE(*none[0].data_as<bool>());
+}
+
+TEST_CASE("sequences: a container input at one signature run after run never plans", "[sequence][plans]") {
+  // A signature makes a container input's element count known, so every
+  // shape looks static; the model must still run node by node (no kernel
+  // takes a sequence or an optional) when its plan would be compiled.
+  ge::GraphBuilder b("containers_in");
+  ge::Value* seq = b.Input("seq", DataType::kSequence, {Shape::kUnknownDim});
+  ge::Value* opt = b.Input("opt", DataType::kOptional, {Shape::kUnknownDim});
+  b.Outputs({b.Op("Identity", {seq})[0], b.Op("OptionalHasElement", {opt})[0]});
+  auto model = ge::CompiledModel::Compile(b.Build(), {{"ge.exec.dynamicPlanAfterRuns", "1"}});
+  const Tensor sequence = Tensor::Sequence(DataType::kFloat, {Floats({2}, {1, 2}), Floats({1}, {3})});
+  const Tensor optional = Tensor::Optional(DataType::kFloat, Floats({1}, {4}));
+  for (int run = 0; run < 3; ++run) {
+    std::vector<Tensor> out = model->Run({sequence, optional});
+    REQUIRE(out[0].elements().size() == 2);
+    CHECK(ValuesOf(out[0].elements()[1]) == std::vector<float>{3});
+    CHECK(*out[1].data_as<bool>());
+  }
+  CHECK(model->run_stats().planned_runs == 0);
 }
 
 TEST_CASE("sequences: bad positions and contents are refused naming the node", "[sequence][errors]") {

@@ -17,6 +17,7 @@
 #include "runtime/compile/constant_evaluator.h"
 #include "runtime/dynamic/control_flow.h"
 #include "runtime/dynamic/dynamic_executor.h"
+#include "runtime/dynamic/sequence_ops.h"
 #include "runtime/execute/intra_op_threads.h"
 #include "runtime/compile/kernel_selection.h"
 #include "runtime/compile/model_layout.h"
@@ -45,11 +46,13 @@ void RequireDtypes(const Graph& graph) {
 // The planner needs every dimension fixed, and kernels for every node;
 // otherwise the model runs dynamically. Control-flow nodes' outputs are what
 // their subgraphs produce, known only once they ran.
+// Sequences and optionals have no kernels: a graph holding one (even as an
+// input, whose element count a signature makes known) runs node by node.
 bool Plannable(const Graph& graph) {
   for (const Node* node : graph.nodes()) {
-    if (ControlFlowOp::Handles(node->op_type())) return false;
+    if (ControlFlowOp::Handles(node->op_type()) || IsSequenceOp(*node)) return false;
     for (const Value* output : node->outputs()) {
-      if (!output->shape().IsStatic()) return false;
+      if (!output->shape().IsStatic() || IsContainer(output->dtype())) return false;
     }
   }
   return true;
