@@ -292,6 +292,12 @@ assert [i["shape"] for i in doc["inputs"]] == [[2, 4]], doc["inputs"]
 assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("relu", [2, 2])], doc["outputs"]'
     "$ge" run net.gem --json --loop 1 >run.json
     check_json run.json 'assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("relu", [2, 2])], doc'
+    # ge run takes the same import flags: a static model at the given shape, with the chosen output.
+    "$ge" run net.pbtxt --input_shape "x:3,4" --out_nodes "neg:0" --json --loop 1 >run_tf.json
+    check_json run_tf.json '
+assert [(o["name"], o["shape"]) for o in doc["outputs"]] == [("neg", [3, 2])], doc["outputs"]
+assert not doc["memory"]["dynamic"], doc["memory"]'
+    expect_failure 2 "is an ONNX model" "$ge" run "$demo" --input_shape "x:3,4"
     expect_failure 1 'says Caffe' "$ge" compile net.pbtxt --framework 0 -o bad.gem
     expect_failure 2 'valid: 0 Caffe, 3 TensorFlow, 5 ONNX' "$ge" compile net.pbtxt --framework 7 -o bad.gem
     expect_failure 1 'says ONNX' "$ge" compile net.pbtxt --framework 5 -o bad.gem

@@ -21,6 +21,16 @@ std::vector<std::string> SplitOn(const std::string& text, char separator) {
   return parts;
 }
 
+// What a file of `format` is, for messages: "an ONNX model", "a Caffe net".
+std::string ModelKind(ModelFormat format) {
+  switch (format) {
+    case ModelFormat::kTensorFlow: return "a TensorFlow model";
+    case ModelFormat::kCaffe: return "a Caffe net";
+    case ModelFormat::kGem: return "a compiled model (.gem)";
+    default: return "an ONNX model";
+  }
+}
+
 // ATC's framework numbers: 0 Caffe, 3 TensorFlow, 5 ONNX.
 void CheckFramework(const std::string& value, ModelFormat format, const std::string& model_path) {
   if (value != "0" && value != "3" && value != "5") {
@@ -28,8 +38,8 @@ void CheckFramework(const std::string& value, ModelFormat format, const std::str
   }
   const ModelFormat wanted = value == "0" ? ModelFormat::kCaffe : value == "3" ? ModelFormat::kTensorFlow : ModelFormat::kOnnx;
   if (format != wanted) {
-    throw Error(ErrorCode::kInvalidArgument, fmt::format("--framework {} says {}, but '{}' is a {} model", value,
-                                                         FrameworkName(wanted), model_path, FrameworkName(format)));
+    throw Error(ErrorCode::kInvalidArgument, fmt::format("--framework {} says {}, but '{}' is {}", value,
+                                                         FrameworkName(wanted), model_path, ModelKind(format)));
   }
 }
 
@@ -88,12 +98,11 @@ ImportChoices ImportChoicesFromArgs(const ParsedArgs& args, ModelFormat format, 
   if (args.Has("framework")) CheckFramework(args.Value("framework"), format, model_path);
   for (const char* flag : {"input_shape", "out_nodes"}) {
     if (args.Has(flag) && format != ModelFormat::kTensorFlow) {
-      throw UsageError(fmt::format("--{} applies to TensorFlow models; '{}' is a {} model", flag, model_path,
-                                   FrameworkName(format)));
+      throw UsageError(fmt::format("--{} applies to TensorFlow models; '{}' is {}", flag, model_path, ModelKind(format)));
     }
   }
   if (args.Has("weight") && format != ModelFormat::kCaffe) {
-    throw UsageError(fmt::format("--weight applies to Caffe nets; '{}' is a {} model", model_path, FrameworkName(format)));
+    throw UsageError(fmt::format("--weight applies to Caffe nets; '{}' is {}", model_path, ModelKind(format)));
   }
   ImportChoices choices;
   if (args.Has("input_shape")) choices.tf.input_shapes = ParseInputShapes(args.Value("input_shape"));

@@ -16,6 +16,7 @@
 #include "file_writer.h"
 #include "ge/profile.h"
 #include "graph/npy.h"
+#include "import_flags.h"
 #include "input_tensors.h"
 #include "json_writer.h"
 #include "model_loader.h"
@@ -208,7 +209,8 @@ int Run(const ParsedArgs& args) {
   // what the model itself costs is the peak minus this.
   const double baseline_rss_mb = PeakRssMegabytes();
   Progress progress;
-  const LoadedModel loaded = LoadModel(path, options, progress);
+  const LoadedModel loaded =
+      LoadModel(path, options, progress, ImportChoicesFromArgs(args, DetectModelFormat(path), path));
   const std::vector<Tensor> inputs = MakeInputs(loaded.model->inputs(), input_files, kInputSeed);
   const RunResult run = TimeRuns(*loaded.model, inputs, warmup, loop, progress);
   if (args.Has("profile")) WriteProfile(*loaded.model, inputs, path, args.Value("profile"));
@@ -224,21 +226,28 @@ int Run(const ParsedArgs& args) {
   return 0;
 }
 
+// The run's own flags, then the import's (ATC's, for TensorFlow and Caffe models), then the common ones.
+std::vector<FlagSpec> RunFlags() {
+  std::vector<FlagSpec> flags = {
+      {"input", "NAME=FILE.npy", true, "data of one input; inputs not given get seeded random values"},
+      {"output-dir", "DIR", false, "write each output to DIR/<output name>.npy"},
+      {"loop", "N", false, "timed runs (default 10)"},
+      {"warmup", "N", false, "untimed runs before the timed ones (default 1)"},
+      {"profile", "FILE.json", false, "after the timed runs, profile one run into a Chrome trace (chrome://tracing)"}};
+  const std::vector<FlagSpec> import = ImportFlags();
+  flags.insert(flags.end(), import.begin(), import.end());
+  flags.insert(flags.end(), {kThreadsFlag, kOptionFlag, {"json", "", false, "print one JSON object instead of the report"}});
+  return flags;
+}
+
 }  // namespace
 
 const Command& RunCommand() {
   static const Command command{
-      {"run",
-       "MODEL",
-       "Runs a model (.onnx, TensorFlow .pb/.pbtxt/model.json, or .gem) and reports its outputs, latency, peak memory and memory plan.",
-       {{"input", "NAME=FILE.npy", true, "data of one input; inputs not given get seeded random values"},
-        {"output-dir", "DIR", false, "write each output to DIR/<output name>.npy"},
-        {"loop", "N", false, "timed runs (default 10)"},
-        {"warmup", "N", false, "untimed runs before the timed ones (default 1)"},
-        {"profile", "FILE.json", false, "after the timed runs, profile one run into a Chrome trace (chrome://tracing)"},
-        kThreadsFlag,
-        kOptionFlag,
-        {"json", "", false, "print one JSON object instead of the report"}}},
+      {"run", "MODEL",
+       "Runs a model (.onnx, TensorFlow .pb/.pbtxt/model.json, Caffe .prototxt, or .gem) and reports its outputs, "
+       "latency, peak memory and memory plan.",
+       RunFlags()},
       &Run};
   return command;
 }
