@@ -3,8 +3,10 @@
 // step (docs/performance.md, "Dynamic shapes"). benchmarks/decode_compare.sh
 // runs it beside ONNX Runtime.
 //
-//   build/default/benchmarks/ge_decode_benchmark MODEL.onnx [--prompt N] [--tokens N] [--threads N] [--bind]
-//                                                [--option KEY=VALUE]... [--profile] [--json]
+//   build/default/benchmarks/ge_decode_benchmark MODEL.onnx|MODEL.gem [--prompt N] [--tokens N] [--threads N]
+//                                                [--bind] [--option KEY=VALUE]... [--profile] [--json]
+//
+// A .gem is the model compiled by `ge compile` (loaded, not imported).
 //
 // The model's contract (benchmarks/export_decoder.py writes one): one int64
 // input of token ids [1, sequence]; float cache inputs whose one unknown dim
@@ -31,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -88,8 +91,8 @@ struct Arguments {
 };
 
 [[noreturn]] void Usage(const char* message) {
-  std::fprintf(stderr, "ge_decode_benchmark: %s\nusage: ge_decode_benchmark MODEL.onnx [--prompt N] [--tokens N] "
-                       "[--threads N] [--bind] [--option KEY=VALUE]... [--profile] [--json]\n", message);
+  std::fprintf(stderr, "ge_decode_benchmark: %s\nusage: ge_decode_benchmark MODEL.onnx|MODEL.gem [--prompt N] "
+                       "[--tokens N] [--threads N] [--bind] [--option KEY=VALUE]... [--profile] [--json]\n", message);
   std::exit(2);
 }
 
@@ -177,7 +180,7 @@ int main(int argc, char** argv) {
     options["ge.exec.intraOpThreads"] = std::to_string(args.threads);
     // As ge run does: the model is never saved, so its weights are kept only packed.
     options.emplace("ge.exec.releasePackedConstants", "1");
-    const bool gem = args.model.size() > 4 && args.model.compare(args.model.size() - 4, 4, ".gem") == 0;
+    const bool gem = std::filesystem::path(args.model).extension() == ".gem";
     auto model = gem ? ge::CompiledModel::Load(args.model, options)
                      : ge::CompiledModel::Compile(ge::ImportOnnxFile(args.model), options);
     const std::vector<ge::TensorInfo>& inputs = model->inputs();

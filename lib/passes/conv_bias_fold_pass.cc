@@ -12,6 +12,7 @@
 // axis (NCHW: [C, 1, 1] or [1, C, 1, 1]; NHWC: [C] or [1, 1, 1, C]); the
 // Conv2D float32 with a constant filter, at most a constant bias, no
 // offset_w, and feeding only the Add. The sum runs in double.
+#include "graph/data_format.h"
 #include "passes/builtin_passes.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pattern_fusion.h"
@@ -20,11 +21,6 @@ namespace ge::passes {
 namespace {
 
 enum ConvInput { kConvX = 0, kConvFilter, kConvBias, kConvOffsetW };
-
-bool ChannelsLast(const Node& conv) {
-  const AttrValue* format = AttrOrDefault(conv, "data_format");
-  return format != nullptr && std::holds_alternative<std::string>(*format) && std::get<std::string>(*format) == "NHWC";
-}
 
 // c's values when it is one float32 value per output channel along the channel axis, else empty.
 std::vector<float> ChannelShift(const Value* c, const Node& conv, int64_t channels) {

@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "graph/data_format.h"
 #include "quant/deploy_rewrite.h"
 #include "quant/layer_sensitivity.h"
 

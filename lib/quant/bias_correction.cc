@@ -1,5 +1,6 @@
 #include "quant/bias_correction.h"
 
+#include "graph/data_format.h"
 #include "quant/arq.h"
 #include "quant/fake_quant.h"
 #include "quant/layer_weights.h"

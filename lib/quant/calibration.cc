@@ -31,6 +31,29 @@ const std::vector<Tensor>& ActivationCache::batches_of(const std::string& value_
   return found->second;
 }
 
+int64_t ChannelInnerSize(const Shape& shape, bool channels_last) {
+  int64_t inner = 1;
+  if (!channels_last) {
+    for (size_t d = 2; d < shape.rank(); ++d) inner *= shape.dim(d);
+  }
+  return inner;
+}
+
+std::vector<Tensor> DividedByChannel(const std::vector<Tensor>& batches, const std::vector<float>& scales,
+                                     bool channels_last) {
+  std::vector<Tensor> out;
+  const auto channels = static_cast<int64_t>(scales.size());
+  for (const Tensor& batch : batches) {
+    std::vector<float> values = TensorAsFloats(batch, "activation");
+    const int64_t inner = ChannelInnerSize(batch.shape(), channels_last);
+    for (size_t i = 0; i < values.size(); ++i) {
+      values[i] /= scales[static_cast<size_t>(static_cast<int64_t>(i) / inner % channels)];
+    }
+    out.push_back(Tensor::FromVector(DataType::kFloat, batch.shape(), values));
+  }
+  return out;
+}
+
 std::vector<std::string> ActivationValues(const std::vector<QuantLayer>& layers) {
   std::vector<std::string> names;
   for (const QuantLayer& layer : layers) {

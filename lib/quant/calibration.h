@@ -36,6 +36,17 @@ class ActivationCache {
   std::map<std::string, std::vector<Tensor>> values_;
 };
 
+// Where a captured value's channels lie: element i of a batch belongs to
+// channel (i / inner) % channels, inner being 1 when the channels are the
+// last axis and the product of the dims after axis 1 otherwise (NCHW).
+int64_t ChannelInnerSize(const Shape& shape, bool channels_last);
+
+// `batches` with each channel c divided by scales[c] (the values a rewrite
+// that rescales channels, SmoothQuant's or cross-layer equalization's, makes
+// of captured ones).
+std::vector<Tensor> DividedByChannel(const std::vector<Tensor>& batches, const std::vector<float>& scales,
+                                     bool channels_last);
+
 // Every activation value the layers to quantize read (each once).
 std::vector<std::string> ActivationValues(const std::vector<QuantLayer>& layers);
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "graph/data_format.h"
 #include "quant/layer_weights.h"
 
 namespace ge::quant {
@@ -131,7 +132,8 @@ std::vector<double> OutputRanges(const ConvWeights& w) {
 std::vector<double> InputRanges(const ConvWeights& w) {
   std::vector<double> range(static_cast<size_t>(w.dims[1] * w.groups), 0.0);
   ForEachInputChannel(w, [&](size_t i, int64_t c) {
-    range[static_cast<size_t>(c)] = std::max(range[static_cast<size_t>(c)], static_cast<double>(std::fabs(w.filter[i])));
+    double& r = range[static_cast<size_t>(c)];
+    r = std::max(r, static_cast<double>(std::fabs(w.filter[i])));
   });
   return range;
 }
@@ -148,39 +150,17 @@ void Rescale(ConvWeights& first, ConvWeights& second, const std::vector<double>&
   first.changed = second.changed = true;
 }
 
-// The channel axis split: values[i]'s channel is (i / inner) % channels.
-int64_t InnerSize(const Shape& shape, bool channels_last) {
-  int64_t inner = 1;
-  if (!channels_last) {
-    for (size_t d = 2; d < shape.rank(); ++d) inner *= shape.dim(d);
-  }
-  return inner;
-}
-
 std::vector<double> ChannelMaxima(const std::vector<Tensor>& batches, int64_t channels, bool channels_last) {
   std::vector<double> top(static_cast<size_t>(channels), 0.0);
   for (const Tensor& batch : batches) {
     const std::vector<float> values = TensorAsFloats(batch, "activation");
-    const int64_t inner = InnerSize(batch.shape(), channels_last);
+    const int64_t inner = ChannelInnerSize(batch.shape(), channels_last);
     for (size_t i = 0; i < values.size(); ++i) {
       double& t = top[static_cast<size_t>(static_cast<int64_t>(i) / inner % channels)];
       t = std::max(t, static_cast<double>(values[i]));
     }
   }
   return top;
-}
-
-std::vector<Tensor> DivideChannels(const std::vector<Tensor>& batches, const std::vector<float>& scales,
-                                   bool channels_last) {
-  std::vector<Tensor> out;
-  const auto channels = static_cast<int64_t>(scales.size());
-  for (const Tensor& batch : batches) {
-    std::vector<float> values = TensorAsFloats(batch, "activation");
-    const int64_t inner = InnerSize(batch.shape(), channels_last);
-    for (size_t i = 0; i < values.size(); ++i) values[i] /= scales[static_cast<size_t>(static_cast<int64_t>(i) / inner % channels)];
-    out.push_back(Tensor::FromVector(DataType::kFloat, batch.shape(), values));
-  }
-  return out;
 }
 
 // One pair as the sweeps see it: its total scales so far and, below a clip,
@@ -309,7 +289,7 @@ std::map<std::string, EqualizedPair> EqualizeConvPairs(Graph& graph, const std::
     }
     const std::string& between = sweep.pair.between->name();
     if (cache.contains(between)) {
-      cache.Put(between, DivideChannels(cache.batches_of(between), out.scales, sweep.pair.channels_last));
+      cache.Put(between, DividedByChannel(cache.batches_of(between), out.scales, sweep.pair.channels_last));
     }
     applied[sweep.pair.first->name()] = std::move(out);
   }

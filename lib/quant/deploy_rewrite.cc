@@ -9,11 +9,12 @@
 #include <tuple>
 
 #include "ge/error.h"
+#include "graph/data_format.h"
 #include "quant/arq.h"
 #include "quant/layer_weights.h"
+#include "quant/quant_conv_fusion.h"
 #include "quant/quant_graph_edit.h"
 #include "quant/quant_scale_bits.h"
-#include "quant/quant_conv_fusion.h"
 #include "quant/requant_fusion.h"
 #include "quant/weight_only_rewrite.h"
 

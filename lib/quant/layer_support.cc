@@ -7,6 +7,7 @@
 #include <map>
 
 #include "ge/error.h"
+#include "graph/data_format.h"
 #include "quant/layer_weights.h"
 
 namespace ge::quant {
@@ -286,11 +287,6 @@ const std::map<std::string, std::vector<std::string>>& CandidateTypeNames() {
 }
 
 }  // namespace
-
-bool ChannelsLast(const Node& node) {
-  const AttrValue* format = node.attrs().Find("data_format");
-  return format != nullptr && std::holds_alternative<std::string>(*format) && std::get<std::string>(*format) == "NHWC";
-}
 
 std::vector<QuantLayer> PlanQuantLayers(const Graph& graph, const QuantConfig& config, const Product& product) {
   const bool float16_model = IsFloat16Model(graph);

@@ -59,10 +59,6 @@ struct QuantLayer {
   std::string Decision() const;
 };
 
-// A node whose data_format is NHWC (a TensorFlow model's Conv2D): its
-// channels are the last axis of its input and output.
-bool ChannelsLast(const Node& node);
-
 // Decides every candidate layer of an optimized, shape-inferred float graph
 // (Conv2D, Conv3D, MatMulV2, Conv2DTranspose, BatchMatMulV2, AvgPoolV2,
 // MaxPool/MaxPoolV3, Add, FFN; and a Caffe Eltwise of another operation than

@@ -57,16 +57,6 @@ std::vector<float> Scales(const std::vector<Tensor>& batches, const Tensor& weig
   return scales;
 }
 
-std::vector<Tensor> Divided(const std::vector<Tensor>& batches, const std::vector<float>& scales) {
-  std::vector<Tensor> out;
-  for (const Tensor& batch : batches) {
-    std::vector<float> values = TensorAsFloats(batch, "activation");
-    for (size_t i = 0; i < values.size(); ++i) values[i] /= scales[i % scales.size()];
-    out.push_back(Tensor::FromVector(DataType::kFloat, batch.shape(), values));
-  }
-  return out;
-}
-
 // x' = x * (1 / s) before the layer, and the layer's own copy of s * W.
 void Apply(Graph& graph, QuantLayer& layer, const std::vector<float>& scales) {
   Node& node = *graph.FindNode(layer.name);
@@ -114,7 +104,9 @@ std::map<std::string, std::vector<float>> SmoothProducts(Graph& graph, std::vect
       scales = Scales(cache.batches_of(x_name), *graph.FindNode(layer.name)->input(1)->constant(), layer);
     }
     Apply(graph, layer, scales);
-    if (cache.contains(x_name)) cache.Put(layer.activation_values[0], Divided(cache.batches_of(x_name), scales));
+    if (cache.contains(x_name)) {
+      cache.Put(layer.activation_values[0], DividedByChannel(cache.batches_of(x_name), scales, /*channels_last=*/true));
+    }
     applied[layer.name] = std::move(scales);
   }
   return applied;

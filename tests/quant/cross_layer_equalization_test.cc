@@ -54,7 +54,8 @@ std::unique_ptr<Graph> DepthwiseChain() {
   for (int64_t c = 0; c < kMid; ++c) narrow[c] = 0.2f / std::sqrt(wide[c]);
   narrow[kClippedChannel] = 40.0f;
   Value* y2 = b.Conv2D(a1, b.Constant("w2", ScaledFilter(Shape({kMid, 1, 3, 3}), 3, narrow)),
-                       b.Constant("b2", Tensor::FromVector(DataType::kFloat, Shape({kMid}), std::vector<float>(kMid, 0.5f))),
+                       b.Constant("b2", Tensor::FromVector(DataType::kFloat, Shape({kMid}),
+                                                           std::vector<float>(kMid, 0.5f))),
                        depthwise, "conv2");
   Value* a2 = b.Op("ClipByValue", {y2, b.Constant("low", Scalar(0.0f)), b.Constant("high", Scalar(6.0f))},
                    {}, 1, "relu6")[0];
@@ -124,7 +125,8 @@ TEST_CASE("cross-layer equalization keeps the float model and equalizes the rang
   for (const auto& batch : batches) {
     const Tensor want = CompiledModel::Compile(original->Clone())->Run(batch).at(0);
     const Tensor got = CompiledModel::Compile(graph->Clone())->Run(batch).at(0);
-    const Tensor zeros = Tensor::FromVector(DataType::kFloat, want.shape(), std::vector<float>(want.num_elements(), 0.0f));
+    const Tensor zeros =
+        Tensor::FromVector(DataType::kFloat, want.shape(), std::vector<float>(want.num_elements(), 0.0f));
     CHECK(test::MaxAbsDiff(got, want) < 1e-4 * (1 + test::MaxAbsDiff(want, zeros)));
   }
 }

@@ -262,7 +262,9 @@ TEST_CASE("dynamic plans: the static regions before and after an If are planned 
       std::vector<double> hidden(kIn);
       for (int64_t j = 0; j < kIn; ++j) {
         double sum = 0;
-        for (int64_t k = 0; k < kIn; ++k) sum += double{input.data_as<float>()[r * kIn + k]} * w1.data_as<float>()[k * kIn + j];
+        for (int64_t k = 0; k < kIn; ++k) {
+          sum += double{input.data_as<float>()[r * kIn + k]} * w1.data_as<float>()[k * kIn + j];
+        }
         hidden[j] = add ? 2 * std::tanh(sum) : std::tanh(sum) * std::tanh(sum);
       }
       for (int64_t o = 0; o < kOut; ++o) {

@@ -112,7 +112,8 @@ std::shared_ptr<Graph> RegionGraph(const Graph& specialized, const Unit& unit, c
 
 // The units in an order that runs every producer first (the regions are
 // convex, so one exists), ties by the original topological order.
-std::vector<const Unit*> RunOrder(const std::vector<Unit>& units, const std::unordered_map<const Node*, size_t>& unit_of) {
+std::vector<const Unit*> RunOrder(const std::vector<Unit>& units,
+                                  const std::unordered_map<const Node*, size_t>& unit_of) {
   std::vector<std::unordered_set<size_t>> successors(units.size());
   std::vector<size_t> waiting(units.size(), 0);
   for (size_t u = 0; u < units.size(); ++u) {
